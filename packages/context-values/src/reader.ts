@@ -1,0 +1,26 @@
+import { ContextValuesError } from './errors.js';
+import { assertContextValues, type ContextValues, type JsonValue } from './json.js';
+import { isProvidedValuesPart } from './part.js';
+
+/**
+ * Server side: the context values an incoming message carries under the extension `uri`, or undefined
+ * when it carries none. Several provided-values parts are merged in order (a later name wins).
+ * Throws ContextValuesError, naming the path, when the message or the values are malformed.
+ */
+export function readProvidedValues(message: unknown, uri: string): ContextValues | undefined {
+  if (message === null || typeof message !== 'object') {
+    throw new ContextValuesError('message must be an object', 'message');
+  }
+  const parts = (message as { parts?: unknown }).parts;
+  if (parts === undefined) return undefined;
+  if (!Array.isArray(parts)) throw new ContextValuesError('message.parts must be an array', 'message.parts');
+  let found: Array<[string, JsonValue]> | undefined;
+  for (const [index, part] of parts.entries()) {
+    if (!isProvidedValuesPart(part, uri)) continue;
+    const data = (part as { data?: unknown }).data;
+    assertContextValues(data, `message.parts[${index}].data`);
+    found = [...(found ?? []), ...Object.entries(data)];
+  }
+  // fromEntries defines own properties, so a `__proto__` name stays a plain key.
+  return found && Object.fromEntries(found);
+}
