@@ -1,0 +1,61 @@
+// Checks each published package as npm users receive it: the packed tarball through publint --strict
+// and arethetypeswrong, then require() of the built entry point (Node 20.19+ loads ESM through require).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { publishedPackages } from './published-packages.mjs';
+
+const root = resolve(import.meta.dirname, '..');
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const packDir = mkdtempSync(join(tmpdir(), 'dataworkz-pack-'));
+const failures = [];
+
+function run(label, command, args, cwd) {
+  try {
+    execFileSync(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+    console.log(`  ok    ${label}`);
+  } catch (error) {
+    failures.push(label);
+    console.log(`  FAIL  ${label}`);
+    const output = `${error.stdout ?? ''}${error.stderr ?? ''}`.trim() || error.message;
+    console.log(output.replace(/^/gm, '        '));
+  }
+}
+
+try {
+  for (const { name, dir } of publishedPackages) {
+    const cwd = join(root, dir);
+    console.log(name);
+    const before = new Set(readdirSync(packDir));
+    execFileSync('pnpm', ['pack', '--pack-destination', packDir], { cwd, stdio: 'ignore' });
+    const tarball = readdirSync(packDir).find((file) => !before.has(file));
+    if (tarball === undefined) throw new Error(`pnpm pack produced no tarball for ${name}`);
+
+    run('publint --strict', bin('publint'), ['--strict', '--pack', 'pnpm', '.'], cwd);
+    // ESM only by design; the "esm-only" profile skips the CommonJS-typings rows, and the require()
+    // check below proves that CommonJS callers on Node 20.19+ load the package.
+    run(
+      'arethetypeswrong',
+      bin('attw'),
+      [join(packDir, tarball), '--profile', 'esm-only', '--format', 'ascii'],
+      cwd,
+    );
+    const requireProgram = `const m = require(${JSON.stringify(name)}); if (Object.keys(m).length === 0) throw new Error('no exports');`;
+    // Resolved from the examples app, which depends on every published package by name.
+    run(
+      'require() from CommonJS',
+      process.execPath,
+      ['--no-warnings', '-e', requireProgram],
+      join(root, 'apps/examples'),
+    );
+  }
+} finally {
+  rmSync(packDir, { recursive: true, force: true });
+}
+
+if (failures.length > 0) {
+  console.error(`\n${failures.length} package check(s) failed`);
+  process.exit(1);
+}
+console.log('\nall package checks passed');

@@ -1,0 +1,10 @@
+// The packages published to npm, in dependency order; every packaging check walks this list.
+export const publishedPackages = [
+  { name: '@dataworkz/context-values', dir: 'packages/context-values' },
+  { name: '@dataworkz/client', dir: 'packages/client' },
+  { name: '@dataworkz/a2a', dir: 'packages/a2a' },
+  { name: '@dataworkz/emulator', dir: 'packages/emulator' },
+];
+
+// The packages that must run in browsers and edge runtimes (no Node built-in on their import path).
+export const neutralPackages = publishedPackages.filter((pkg) => pkg.name !== '@dataworkz/emulator');
