@@ -1,0 +1,19 @@
+// The example programs in the order a newcomer meets the API: agents first, then QnA systems, then errors.
+export interface ExampleProgram {
+  file: string;
+  title: string;
+}
+
+export const programs: ExampleProgram[] = [
+  { file: 'list-agents.ts', title: 'List agents and their LLMs' },
+  { file: 'agent-card.ts', title: "Fetch an agent's A2A card" },
+  { file: 'ask-agent.ts', title: 'Ask an agent with the deprecated response call' },
+  { file: 'stream-agent.ts', title: "Stream an agent's answer with live task updates" },
+  { file: 'context-values.ts', title: 'Pass context values through the provided-values extension' },
+  { file: 'qna-systems.ts', title: 'List QnA systems and their details' },
+  { file: 'filters.ts', title: "List a system's filters and use their values" },
+  { file: 'search.ts', title: 'Search with a filter from the builder and properties' },
+  { file: 'answer.ts', title: 'Answer a question with its cited contexts' },
+  { file: 'document.ts', title: 'Download a document' },
+  { file: 'errors-and-retries.ts', title: 'Handle errors (a bad key, a FAILED query) and retries' },
+];
