@@ -1,1 +1,33 @@
-export {};
+import { Dataworkz } from './client.js';
+
+export default Dataworkz;
+export { type ClientOptions, Dataworkz } from './client.js';
+export { type BackoffOptions, backoffDelay, retryAfterMs } from './core/backoff.js';
+export type { TokenProvider } from './core/credentials.js';
+export {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  DataworkzError,
+  errorFromResponse,
+  InternalServerError,
+  InvalidParameterError,
+  MalformedResponseError,
+  NotFoundError,
+  PermissionDeniedError,
+  QueryFailedError,
+  RateLimitError,
+  UnprocessableEntityError,
+} from './core/errors.js';
+export type { Logger, LogLevel } from './core/logger.js';
+export type { Fetch, RequestOptions } from './core/transport.js';
+export { FilterExpression, type FilterValue, filter } from './filter.js';
+export type { components, operations, paths } from './generated/schema.js';
+export { type Properties, parseProperties, serializeProperties } from './properties.js';
+export type { CardOptions, RespondParams } from './resources/agents.js';
+export type { AnswerParams, DocumentParams, SearchParams } from './resources/qna.js';
+export type * from './types.js';

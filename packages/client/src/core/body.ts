@@ -1,0 +1,40 @@
+import type { Deadline } from './deadline.js';
+
+/**
+ * A copy of `response` whose body stays under the call's deadline while the caller reads it:
+ * a time-out, abort or dropped connection mid-body surfaces as this package's typed error, and the
+ * timer is released when the body ends or is cancelled.
+ */
+export function guardBody(response: Response, deadline: Deadline): Response {
+  const source = response.body;
+  if (source === null) {
+    deadline.clear();
+    return response;
+  }
+  const reader = source.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          deadline.clear();
+          controller.close();
+        } else {
+          controller.enqueue(value);
+        }
+      } catch (error) {
+        deadline.clear();
+        controller.error(deadline.classify(error));
+      }
+    },
+    cancel(reason) {
+      deadline.clear();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}

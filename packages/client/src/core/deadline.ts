@@ -1,0 +1,81 @@
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  DataworkzError,
+} from './errors.js';
+
+// setTimeout cannot wait longer than this; a longer time-out means "none".
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * One attempt's abort signal: fires when the caller's signal aborts or the time-out passes, and
+ * remembers which, so a failure can be reported as the right typed error.
+ */
+export class Deadline {
+  readonly signal: AbortSignal;
+  private readonly controller = new AbortController();
+  private readonly user: AbortSignal | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timedOut = false;
+  private readonly onUserAbort = (): void => this.controller.abort(this.user?.reason);
+
+  constructor(timeoutMs: number, user: AbortSignal | undefined) {
+    this.signal = this.controller.signal;
+    this.user = user;
+    if (user) {
+      if (user.aborted) this.controller.abort(user.reason);
+      else user.addEventListener('abort', this.onUserAbort, { once: true });
+    }
+    if (timeoutMs < MAX_TIMER_MS) {
+      this.timer = setTimeout(() => {
+        this.timedOut = true;
+        this.controller.abort(new APIConnectionTimeoutError());
+      }, timeoutMs);
+      // A pending socket keeps the process alive; the timer alone must not.
+      (this.timer as { unref?: () => void }).unref?.();
+    }
+  }
+
+  /** The typed error for a failure that happened while this deadline was in force. */
+  classify(error: unknown): DataworkzError {
+    return classifyFailure(error, this.user, this.timedOut);
+  }
+
+  clear(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.user?.removeEventListener('abort', this.onUserAbort);
+  }
+}
+
+/** Maps whatever fetch or a body read threw to this package's errors. */
+export function classifyFailure(
+  error: unknown,
+  user: AbortSignal | undefined,
+  timedOut: boolean,
+): DataworkzError {
+  if (timedOut) return new APIConnectionTimeoutError(undefined, { cause: error });
+  if (user?.aborted) return new APIUserAbortError(undefined, { cause: error });
+  if (error instanceof DataworkzError) return error;
+  return new APIConnectionError(undefined, { cause: error });
+}
+
+/** Waits `ms`, or rejects with APIUserAbortError as soon as `signal` aborts. */
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new APIUserAbortError());
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new APIUserAbortError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

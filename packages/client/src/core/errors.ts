@@ -1,0 +1,181 @@
+/** The base of every error this package throws. */
+export class DataworkzError extends Error {
+  /** How many HTTP attempts were made before this error was thrown (set by the request pipeline). */
+  attempts: number | undefined;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.attempts = undefined;
+  }
+}
+
+/** A method was called with a missing or invalid argument; nothing was sent. */
+export class InvalidParameterError extends DataworkzError {
+  readonly parameter: string;
+
+  constructor(parameter: string, message: string) {
+    super(message);
+    this.parameter = parameter;
+  }
+}
+
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid'];
+// Headers that can carry credentials or session state; an error keeps the rest for debugging.
+const SENSITIVE_RESPONSE_HEADERS = new Set([
+  'set-cookie',
+  'set-cookie2',
+  'authorization',
+  'www-authenticate',
+]);
+
+/** The service answered with a status that is not a success, or with a body that cannot be used. */
+export class APIError extends DataworkzError {
+  readonly status: number;
+  readonly headers: Headers;
+  /** The parsed JSON body when it was JSON, else its text (possibly empty). */
+  readonly body: unknown;
+  readonly requestId: string | undefined;
+
+  constructor(status: number, body: unknown, headers: Headers, message?: string) {
+    super(message ?? describeStatus(status, body));
+    this.status = status;
+    this.headers = copySafeHeaders(headers);
+    this.body = body;
+    this.requestId = findRequestId(headers);
+  }
+
+  /** The subclass for a status: 404 gives a NotFoundError, 503 an InternalServerError, and so on. */
+  static generate(status: number, body: unknown, headers: Headers, message?: string): APIError {
+    const ErrorClass = errorClassFor(status);
+    return new ErrorClass(status, body, headers, message);
+  }
+}
+
+export class BadRequestError extends APIError {}
+export class AuthenticationError extends APIError {}
+export class PermissionDeniedError extends APIError {}
+export class NotFoundError extends APIError {}
+export class ConflictError extends APIError {}
+export class UnprocessableEntityError extends APIError {}
+export class RateLimitError extends APIError {}
+export class InternalServerError extends APIError {}
+
+/** A successful status whose body is not what the operation returns (invalid JSON, an empty body). */
+export class MalformedResponseError extends APIError {}
+
+/** A search or answer came back with `status: FAILED`; `failureReason` says why, `body` is the parsed response. */
+export class QueryFailedError extends APIError {
+  readonly failureReason: string | undefined;
+
+  constructor(status: number, body: unknown, headers: Headers) {
+    const failureReason = readString(body, 'failureReason');
+    super(status, body, headers, `Query failed: ${failureReason ?? 'no failureReason given'}`);
+    this.failureReason = failureReason;
+  }
+}
+
+/** No response arrived: the connection could not be made, was reset, or dropped mid-body. */
+export class APIConnectionError extends DataworkzError {
+  constructor(message = 'Connection error.', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The request did not complete within its time-out. */
+export class APIConnectionTimeoutError extends APIConnectionError {
+  constructor(message = 'Request timed out.', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The caller's AbortSignal aborted the request. */
+export class APIUserAbortError extends DataworkzError {
+  constructor(message = 'Request was aborted.', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+type APIErrorClass = new (status: number, body: unknown, headers: Headers, message?: string) => APIError;
+
+function errorClassFor(status: number): APIErrorClass {
+  switch (status) {
+    case 400:
+      return BadRequestError;
+    case 401:
+      return AuthenticationError;
+    case 403:
+      return PermissionDeniedError;
+    case 404:
+      return NotFoundError;
+    case 409:
+      return ConflictError;
+    case 422:
+      return UnprocessableEntityError;
+    case 429:
+      return RateLimitError;
+    default:
+      return status >= 500 ? InternalServerError : APIError;
+  }
+}
+
+function describeStatus(status: number, body: unknown): string {
+  const detail =
+    readString(body, 'message') ??
+    readString(body, 'failureReason') ??
+    readString(body, 'error') ??
+    (typeof body === 'string' && body.length > 0 ? body : undefined);
+  if (detail === undefined) return `${status} status code (no body)`;
+  return `${status} ${detail.length > 300 ? `${detail.slice(0, 300)}...` : detail}`;
+}
+
+function readString(body: unknown, key: string): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const value = (body as Record<string, unknown>)[key];
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+function findRequestId(headers: Headers): string | undefined {
+  for (const name of REQUEST_ID_HEADERS) {
+    const value = headers.get(name);
+    if (value) return value;
+  }
+  return undefined;
+}
+
+function copySafeHeaders(headers: Headers): Headers {
+  const copy = new Headers();
+  headers.forEach((value, name) => {
+    if (!SENSITIVE_RESPONSE_HEADERS.has(name)) copy.append(name, value);
+  });
+  return copy;
+}
+
+/**
+ * The typed error for a non-2xx response: reads and parses its body (JSON when it parses, else text),
+ * takes the request id from the headers. Usable on any Response, e.g. one from `authorizedFetch`.
+ */
+export async function errorFromResponse(
+  response: Response,
+  scrub?: (text: string) => string,
+): Promise<APIError> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch {
+    // The body broke off; the status alone still says what happened.
+    text = '';
+  }
+  if (scrub) text = scrub(text);
+  return APIError.generate(response.status, parseBody(text), response.headers);
+}
+
+/** JSON when the text parses as JSON, the text itself otherwise. */
+export function parseBody(text: string): unknown {
+  if (text.length === 0) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,141 @@
+import type { Client } from 'openapi-fetch';
+import { InvalidParameterError } from '../core/errors.js';
+import { requireId, requireString } from '../core/params.js';
+import { readJson } from '../core/read.js';
+import type { RequestOptions, Transport } from '../core/transport.js';
+import type { paths } from '../generated/schema.js';
+import { type Properties, serializeProperties } from '../properties.js';
+import type {
+  AgentCard,
+  AgentListItem,
+  AgentResponse,
+  AgentResponseRequest,
+  ContextValues,
+  ConversationMessage,
+  LlmProviderMap,
+} from '../types.js';
+
+export interface RespondParams {
+  /** The latest user text. */
+  userText: string;
+  /** An LLM configuration of the account (see `agents.llmProviders()`). */
+  llmProviderId: string;
+  /** Extra execution properties. */
+  properties?: Properties;
+  /** The conversation so far, oldest first (the call is stateless). */
+  conversationHistory?: ConversationMessage[];
+  /** Context variables by name; each value is any JSON value. */
+  contextValues?: ContextValues;
+}
+
+export interface CardOptions extends RequestOptions {
+  /** Read the card from the legacy `.well-known/agent.json` path instead of `agent-card.json`. */
+  legacy?: boolean;
+}
+
+/** Agents: listing, LLM configurations, A2A cards and the deprecated response call. */
+export class Agents {
+  private readonly raw: Client<paths>;
+  private readonly transport: Transport;
+
+  constructor(raw: Client<paths>, transport: Transport) {
+    this.raw = raw;
+    this.transport = transport;
+  }
+
+  /** Every agent of the account that can be invoked from an external system. */
+  async list(options?: RequestOptions): Promise<AgentListItem[]> {
+    return this.transport.execute(
+      (init) => this.raw.GET('/api/agents/v1/', { ...init, parseAs: 'text' }),
+      readJson<AgentListItem[]>,
+      options,
+    );
+  }
+
+  /** The account's LLM configurations for agents: id to model name. */
+  async llmProviders(options?: RequestOptions): Promise<LlmProviderMap> {
+    return this.transport.execute(
+      (init) => this.raw.GET('/api/agents/v1/llm-providers', { ...init, parseAs: 'text' }),
+      readJson<LlmProviderMap>,
+      options,
+    );
+  }
+
+  /**
+   * Asks an agent and waits for the whole answer (stateless: pass the conversation so far).
+   * @deprecated The service deprecates this call in favour of the A2A streaming call (`@dataworkz/a2a`).
+   */
+  async respond(agentId: string, params: RespondParams, options?: RequestOptions): Promise<AgentResponse> {
+    const path = { agentId: requireId('agentId', agentId) };
+    if (typeof params !== 'object' || params === null) {
+      throw new InvalidParameterError('params', 'respond() needs { userText, llmProviderId }.');
+    }
+    const query = {
+      userText: requireString('userText', params.userText),
+      llmProviderId: requireString('llmProviderId', params.llmProviderId),
+      properties: serializeProperties(params.properties),
+    };
+    const body: AgentResponseRequest = {};
+    if (params.conversationHistory !== undefined) {
+      body.conversationHistory = checkHistory(params.conversationHistory);
+    }
+    if (params.contextValues !== undefined) body.contextValues = checkContextValues(params.contextValues);
+    return this.transport.execute(
+      (init) =>
+        this.raw.POST('/api/agents/v1/{agentId}/response', {
+          ...init,
+          params: { path, query },
+          body,
+          parseAs: 'text',
+        }),
+      readJson<AgentResponse>,
+      options,
+    );
+  }
+
+  /** The agent's A2A card (`.well-known/agent-card.json`, or `agent.json` with `legacy: true`). */
+  async card(agentId: string, options?: CardOptions): Promise<AgentCard> {
+    const path = { agentId: requireId('agentId', agentId) };
+    const legacy = options?.legacy === true;
+    return this.transport.execute(
+      (init) =>
+        legacy
+          ? this.raw.GET('/api/agents/v1/a2a/{agentId}/.well-known/agent.json', {
+              ...init,
+              params: { path },
+              parseAs: 'text',
+            })
+          : this.raw.GET('/api/agents/v1/a2a/{agentId}/.well-known/agent-card.json', {
+              ...init,
+              params: { path },
+              parseAs: 'text',
+            }),
+      readJson<AgentCard>,
+      options,
+    );
+  }
+}
+
+function checkHistory(history: unknown): ConversationMessage[] {
+  if (!Array.isArray(history)) {
+    throw new InvalidParameterError('conversationHistory', 'conversationHistory must be an array.');
+  }
+  for (const [index, message] of history.entries()) {
+    const by = (message as { by?: unknown } | null)?.by;
+    const text = (message as { text?: unknown } | null)?.text;
+    if ((by !== 'AI' && by !== 'USER') || typeof text !== 'string') {
+      throw new InvalidParameterError(
+        'conversationHistory',
+        `conversationHistory[${index}] must be { by: 'AI' | 'USER', text: string }.`,
+      );
+    }
+  }
+  return history as ConversationMessage[];
+}
+
+function checkContextValues(values: unknown): ContextValues {
+  if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+    throw new InvalidParameterError('contextValues', 'contextValues must be an object of name to value.');
+  }
+  return values as ContextValues;
+}

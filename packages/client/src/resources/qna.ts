@@ -1,0 +1,189 @@
+import type { Client } from 'openapi-fetch';
+import { guardBody } from '../core/body.js';
+import { InvalidParameterError } from '../core/errors.js';
+import { optionalString, requireId, requireString } from '../core/params.js';
+import { readJson, readQueryResult } from '../core/read.js';
+import type { RequestOptions, Transport } from '../core/transport.js';
+import { FilterExpression } from '../filter.js';
+import type { paths } from '../generated/schema.js';
+import { type Properties, serializeProperties } from '../properties.js';
+import type {
+  AnswerResponse,
+  FilterList,
+  LlmProviderMap,
+  QnaSystemDetails,
+  QnaSystemMap,
+  SearchResponse,
+} from '../types.js';
+
+export interface SearchParams {
+  /** The search terms. */
+  query: string;
+  /** An LLM configured in the pipeline; used only if needed. */
+  llmProviderId?: string;
+  /** A filter expression: built with `filter`, or raw text such as `version in ('2.0')`. */
+  filter?: FilterExpression | string;
+  /** Flags such as `{ include_probe: false }`. */
+  properties?: Properties;
+}
+
+export interface AnswerParams {
+  /** The question. */
+  questionText: string;
+  /** An LLM configured for the system (see `qna.llmProviders()`). */
+  llmProviderId: string;
+  filter?: FilterExpression | string;
+  properties?: Properties;
+}
+
+export interface DocumentParams {
+  /** The id of a document in the dataset (a search result's `link` names it). */
+  documentId: string;
+  /** The detail of the document data requested. */
+  detail?: string;
+}
+
+const ACCEPT_ANY = { accept: '*/*' };
+
+/** QnA systems (RAG applications): details, LLM configurations, search, answer, filters, documents. */
+export class Qna {
+  private readonly raw: Client<paths>;
+  private readonly transport: Transport;
+
+  constructor(raw: Client<paths>, transport: Transport) {
+    this.raw = raw;
+    this.transport = transport;
+  }
+
+  /** Every QnA system: id to name. */
+  async list(options?: RequestOptions): Promise<QnaSystemMap> {
+    return this.transport.execute(
+      (init) => this.raw.GET('/api/qna/v1/systems', { ...init, parseAs: 'text' }),
+      readJson<QnaSystemMap>,
+      options,
+    );
+  }
+
+  /** A system's details. */
+  async get(systemId: string, options?: RequestOptions): Promise<QnaSystemDetails> {
+    const path = { systemId: requireId('systemId', systemId) };
+    return this.transport.execute(
+      (init) =>
+        this.raw.GET('/api/qna/v1/systems/{systemId}', { ...init, params: { path }, parseAs: 'text' }),
+      readJson<QnaSystemDetails>,
+      options,
+    );
+  }
+
+  /** The system's LLM configurations: id to model name. */
+  async llmProviders(systemId: string, options?: RequestOptions): Promise<LlmProviderMap> {
+    const path = { systemId: requireId('systemId', systemId) };
+    return this.transport.execute(
+      (init) =>
+        this.raw.GET('/api/qna/v1/systems/{systemId}/llm-providers', {
+          ...init,
+          params: { path },
+          parseAs: 'text',
+        }),
+      readJson<LlmProviderMap>,
+      options,
+    );
+  }
+
+  /** The metadata fields retrieval can be filtered on. */
+  async filters(systemId: string, options?: RequestOptions): Promise<FilterList> {
+    const path = { systemId: requireId('systemId', systemId) };
+    return this.transport.execute(
+      (init) =>
+        this.raw.GET('/api/qna/v1/systems/{systemId}/filters', {
+          ...init,
+          params: { path },
+          parseAs: 'text',
+        }),
+      readJson<FilterList>,
+      options,
+    );
+  }
+
+  /** Semantic search. A body with `status: FAILED` rejects with QueryFailedError. */
+  async search(systemId: string, params: SearchParams, options?: RequestOptions): Promise<SearchResponse> {
+    const path = { systemId: requireId('systemId', systemId) };
+    checkParams(params, 'search() needs { query }.');
+    const query = {
+      query: requireString('query', params.query),
+      llmProviderId: optionalString('llmProviderId', params.llmProviderId),
+      filter: filterText(params.filter),
+      properties: serializeProperties(params.properties),
+    };
+    return this.transport.execute(
+      (init) =>
+        this.raw.GET('/api/qna/v1/systems/{systemId}/search', {
+          ...init,
+          params: { path, query },
+          parseAs: 'text',
+        }),
+      readQueryResult<SearchResponse>,
+      options,
+    );
+  }
+
+  /** A retrieval-augmented answer with its contexts. A body with `status: FAILED` rejects with QueryFailedError. */
+  async answer(systemId: string, params: AnswerParams, options?: RequestOptions): Promise<AnswerResponse> {
+    const path = { systemId: requireId('systemId', systemId) };
+    checkParams(params, 'answer() needs { questionText, llmProviderId }.');
+    const query = {
+      questionText: requireString('questionText', params.questionText),
+      llmProviderId: requireString('llmProviderId', params.llmProviderId),
+      filter: filterText(params.filter),
+      properties: serializeProperties(params.properties),
+    };
+    return this.transport.execute(
+      (init) =>
+        this.raw.GET('/api/qna/v1/systems/{systemId}/answer', {
+          ...init,
+          params: { path, query },
+          parseAs: 'text',
+        }),
+      readQueryResult<AnswerResponse>,
+      options,
+    );
+  }
+
+  /**
+   * A document's data as a `Response`: read it with `text()`, `arrayBuffer()`, `blob()` or
+   * stream `body`. The call's time-out and signal keep governing the body until it is read.
+   */
+  async document(systemId: string, params: DocumentParams, options?: RequestOptions): Promise<Response> {
+    const path = { systemId: requireId('systemId', systemId) };
+    checkParams(params, 'document() needs { documentId }.');
+    const query = {
+      documentId: requireString('documentId', params.documentId),
+      detail: optionalString('detail', params.detail),
+    };
+    return this.transport.execute(
+      (init) =>
+        this.raw.GET('/api/qna/v1/systems/{systemId}/document', {
+          ...init,
+          headers: init.headers ? { ...ACCEPT_ANY, ...init.headers } : ACCEPT_ANY,
+          params: { path, query },
+          parseAs: 'stream',
+        }),
+      (result, deadline) => guardBody(result.response, deadline),
+      options,
+      true,
+    );
+  }
+}
+
+function checkParams(params: unknown, message: string): void {
+  if (typeof params !== 'object' || params === null) throw new InvalidParameterError('params', message);
+}
+
+function filterText(value: FilterExpression | string | undefined): string | undefined {
+  if (value === undefined || typeof value === 'string') return optionalString('filter', value);
+  if (value instanceof FilterExpression) return value.toString();
+  throw new InvalidParameterError(
+    'filter',
+    'filter must be a string or an expression made by the filter builder.',
+  );
+}

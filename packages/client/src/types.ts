@@ -1,0 +1,33 @@
+import type { components } from './generated/schema.js';
+
+type Schemas = components['schemas'];
+
+export type ErrorBody = Schemas['Error'];
+export type AgentListItem = Schemas['AgentListItem'];
+export type ConversationMessage = Schemas['ConversationMessage'];
+export type ContextValues = Schemas['ContextValues'];
+export type AgentResponseRequest = Schemas['AgentResponseRequest'];
+export type AgentResponse = Schemas['AgentResponse'];
+export type AgentResponseData = Schemas['AgentResponseData'];
+export type StructuredResponse = Schemas['StructuredResponse'];
+export type ExecutionStatus = Schemas['ExecutionStatus'];
+export type QueryPlan = Schemas['QueryPlan'];
+export type QueryPlanObject = Schemas['QueryPlanObject'];
+export type QueryPlanStep = Schemas['QueryPlanStep'];
+export type Probe = Schemas['Probe'];
+export type LlmProviderMap = Schemas['LlmProviderMap'];
+export type AgentCard = Schemas['AgentCard'];
+export type AgentProvider = Schemas['AgentProvider'];
+export type AgentCapabilities = Schemas['AgentCapabilities'];
+export type AgentExtension = Schemas['AgentExtension'];
+export type AgentSkill = Schemas['AgentSkill'];
+export type JsonRpcRequest = Schemas['JsonRpcRequest'];
+export type StreamTimeout = Schemas['StreamTimeout'];
+export type QnaSystemMap = Schemas['QnaSystemMap'];
+export type QnaSystemDetails = Schemas['QnaSystemDetails'];
+export type SearchResultItem = Schemas['SearchResultItem'];
+export type QueryResultFields = Schemas['QueryResultFields'];
+export type SearchResponse = Schemas['SearchResponse'];
+export type AnswerResponse = Schemas['AnswerResponse'];
+export type FilterList = Schemas['FilterList'];
+export type Filter = Schemas['Filter'];
