@@ -45,7 +45,13 @@ export function parseProperties(text: string): Record<string, string> {
   for (const pair of text.split(';')) {
     const at = pair.indexOf('=');
     if (at <= 0) throw new InvalidParameterError('properties', 'Each property must be a key=value pair.');
-    out[pair.slice(0, at)] = pair.slice(at + 1);
+    // Defined, not assigned, so a key such as __proto__ stays a plain key.
+    Object.defineProperty(out, pair.slice(0, at), {
+      value: pair.slice(at + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

@@ -1,0 +1,86 @@
+import { inspect } from 'node:util';
+import {
+  APIError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  errorFromResponse,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  UnprocessableEntityError,
+} from '@dataworkz/client';
+import { describe, expect, it } from 'vitest';
+
+const cases: Array<[number, new (...args: never[]) => APIError]> = [
+  [400, BadRequestError],
+  [401, AuthenticationError],
+  [403, PermissionDeniedError],
+  [404, NotFoundError],
+  [409, ConflictError],
+  [422, UnprocessableEntityError],
+  [429, RateLimitError],
+  [500, InternalServerError],
+  [502, InternalServerError],
+  [503, InternalServerError],
+  [504, InternalServerError],
+];
+
+describe('APIError.generate', () => {
+  it.each(cases)('maps %i to its class', (status, ErrorClass) => {
+    const error = APIError.generate(status, { message: 'nope' }, new Headers({ 'x-request-id': 'req-1' }));
+    expect(error).toBeInstanceOf(ErrorClass);
+    expect(error).toBeInstanceOf(APIError);
+    expect(error.name).toBe(ErrorClass.name);
+    expect(error.status).toBe(status);
+    expect(error.requestId).toBe('req-1');
+    expect(error.message).toBe(`${status} nope`);
+    expect(error.body).toEqual({ message: 'nope' });
+  });
+
+  it('keeps other statuses as a plain APIError', () => {
+    const error = APIError.generate(418, 'teapot', new Headers());
+    expect(error.constructor).toBe(APIError);
+    expect(error.message).toBe('418 teapot');
+    expect(error.requestId).toBeUndefined();
+  });
+
+  it('describes a body-less error by its status', () => {
+    expect(APIError.generate(500, '', new Headers()).message).toBe('500 status code (no body)');
+  });
+
+  it('drops cookies and credentials from the headers it keeps', () => {
+    const headers = new Headers({ 'set-cookie': 'session=s3cr3t', 'content-type': 'application/json' });
+    const error = APIError.generate(401, {}, headers);
+    expect(error.headers.get('set-cookie')).toBeNull();
+    expect(error.headers.get('content-type')).toBe('application/json');
+    expect(inspect(error, { depth: 5 })).not.toContain('s3cr3t');
+  });
+});
+
+describe('errorFromResponse', () => {
+  it('reads and parses a JSON body', async () => {
+    const response = new Response(JSON.stringify({ status: 404, error: 'Not Found', message: 'No agent' }), {
+      status: 404,
+      headers: { 'content-type': 'application/json', 'request-id': 'abc' },
+    });
+    const error = await errorFromResponse(response);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error.body).toEqual({ status: 404, error: 'Not Found', message: 'No agent' });
+    expect(error.requestId).toBe('abc');
+    expect(error.message).toBe('404 No agent');
+  });
+
+  it('keeps a non-JSON body as text', async () => {
+    const error = await errorFromResponse(new Response('<html>bad gateway</html>', { status: 502 }));
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(error.body).toBe('<html>bad gateway</html>');
+  });
+
+  it('scrubs a secret the server echoed', async () => {
+    const response = new Response(JSON.stringify({ message: 'bad key SSWS key-123' }), { status: 401 });
+    const error = await errorFromResponse(response, (text) => text.replaceAll('key-123', '[redacted]'));
+    expect(error.message).toBe('401 bad key SSWS [redacted]');
+  });
+});
