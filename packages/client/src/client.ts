@@ -56,7 +56,10 @@ export class Dataworkz {
     const env = readEnv();
     this.baseUrl = normaliseBaseUrl(options.baseUrl ?? env.DATAWORKZ_BASE_URL);
     const useEnvKey = options.apiKey === undefined && options.token === undefined;
-    this.credentials = new Credentials(useEnvKey ? env.DATAWORKZ_API_KEY : options.apiKey, options.token);
+    this.credentials = new Credentials(
+      useEnvKey ? env.DATAWORKZ_API_KEY || undefined : options.apiKey,
+      options.token,
+    );
     const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
     if (!(typeof timeout === 'number' && timeout > 0)) {
       throw new DataworkzError('timeout must be a positive number of milliseconds.');

@@ -1,0 +1,262 @@
+import Dataworkz, {
+  APIConnectionError,
+  APIUserAbortError,
+  AuthenticationError,
+  DataworkzError,
+  errorFromResponse,
+  NotFoundError,
+} from '@dataworkz/client';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { json, startServer, type TestServer } from './support/server.js';
+
+let server: TestServer;
+let other: TestServer;
+
+beforeAll(async () => {
+  server = await startServer('127.0.0.1');
+  // Same machine, another host name: another origin.
+  other = await startServer('localhost');
+});
+afterAll(async () => {
+  await server.close();
+  await other.close();
+});
+beforeEach(() => {
+  server.requests.length = 0;
+  other.requests.length = 0;
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe('credentials', () => {
+  it('apiKey sends SSWS, token sends Bearer', async () => {
+    await new Dataworkz({ baseUrl: server.url, apiKey: 'key-1' }).qna.list();
+    await new Dataworkz({ baseUrl: server.url, token: 'jwt.a.b' }).qna.list();
+    expect(server.requests.map((r) => r.headers.authorization)).toEqual(['SSWS key-1', 'Bearer jwt.a.b']);
+  });
+
+  it('a token function is called per request', async () => {
+    let n = 0;
+    const dw = new Dataworkz({ baseUrl: server.url, token: async () => `jwt-${++n}` });
+    await dw.qna.list();
+    await dw.agents.list();
+    expect(server.requests.map((r) => r.headers.authorization)).toEqual(['Bearer jwt-1', 'Bearer jwt-2']);
+  });
+
+  it('a 401 with a token function refreshes the token and retries once', async () => {
+    const calls: boolean[] = [];
+    const token = vi.fn(({ refresh }: { refresh: boolean }) => {
+      calls.push(refresh);
+      return refresh ? 'fresh-token' : 'stale-token';
+    });
+    server.reply(json(401, { message: 'expired' }));
+    const dw = new Dataworkz({ baseUrl: server.url, token, maxRetries: 0 });
+    expect(await dw.qna.list()).toEqual({});
+    expect(server.requests.map((r) => r.headers.authorization)).toEqual([
+      'Bearer stale-token',
+      'Bearer fresh-token',
+    ]);
+    expect(calls).toEqual([false, true]);
+  });
+
+  it('a second 401 after the refresh is an AuthenticationError', async () => {
+    let n = 0;
+    server.reply(json(401, {}), json(401, { message: 'still no' }));
+    const dw = new Dataworkz({ baseUrl: server.url, token: () => `t${++n}` });
+    const error = await dw.qna.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect((error as AuthenticationError).attempts).toBe(2);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('a 401 with an API key is not retried', async () => {
+    server.reply(json(401, { message: 'bad key' }));
+    const error = await new Dataworkz({ baseUrl: server.url, apiKey: 'k' }).qna
+      .list()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a token function that throws or returns a bad value is a DataworkzError; nothing is sent', async () => {
+    const throwing = new Dataworkz({
+      baseUrl: server.url,
+      token: () => {
+        throw new Error('idp down');
+      },
+    });
+    await expect(throwing.qna.list()).rejects.toThrow('The token function failed.');
+    const bad = new Dataworkz({ baseUrl: server.url, token: () => 'a\r\nX-Evil: 1' });
+    await expect(bad.qna.list()).rejects.toBeInstanceOf(DataworkzError);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('construction', () => {
+  it.each([
+    [{ apiKey: 'k', token: 't' }, 'either apiKey or token'],
+    [{}, 'Missing credential'],
+    [{ apiKey: '' }, 'non-empty'],
+    [{ apiKey: 'SECRET\r\nx' }, 'not allowed in an HTTP header'],
+    [{ token: 'SECRET\nx' }, 'not allowed in an HTTP header'],
+    [{ apiKey: 'k', timeout: 0 }, 'timeout'],
+    [{ apiKey: 'k', maxRetries: -1 }, 'maxRetries'],
+    [{ apiKey: 'k', logLevel: 'loud' as never }, 'logLevel'],
+    [{ apiKey: 'k', headers: { 'x-a': 'SECRET\nx' } }, 'not allowed in HTTP'],
+  ])('%j is refused', (options, message) => {
+    vi.stubEnv('DATAWORKZ_API_KEY', '');
+    const error = (() => {
+      try {
+        new Dataworkz({ baseUrl: 'https://example.com', ...options });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(DataworkzError);
+    expect((error as Error).message).toContain(message);
+    expect((error as Error).message).not.toContain('SECRET');
+  });
+
+  it.each([
+    ['not a url', 'absolute'],
+    ['ftp://example.com', 'http or https'],
+    ['https://user:secret@example.com', 'user name or password'],
+    ['https://example.com/?a=1', 'query'],
+  ])('baseUrl %j is refused', (baseUrl, message) => {
+    expect(() => new Dataworkz({ baseUrl, apiKey: 'k' })).toThrow(message);
+  });
+
+  it('baseUrl and apiKey default to DATAWORKZ_BASE_URL and DATAWORKZ_API_KEY', async () => {
+    vi.stubEnv('DATAWORKZ_BASE_URL', `${server.url}/prefix//`);
+    vi.stubEnv('DATAWORKZ_API_KEY', 'env-key');
+    const dw = new Dataworkz();
+    expect(dw.baseUrl).toBe(`${server.url}/prefix`);
+    await dw.qna.list();
+    expect(server.requests[0]).toMatchObject({ path: '/prefix/api/qna/v1/systems' });
+    expect(server.requests[0]?.headers.authorization).toBe('SSWS env-key');
+  });
+
+  it('without a base URL anywhere it says what to set', () => {
+    vi.stubEnv('DATAWORKZ_BASE_URL', '');
+    expect(() => new Dataworkz({ apiKey: 'k' })).toThrow('DATAWORKZ_BASE_URL');
+  });
+});
+
+describe('redirects', () => {
+  it('a redirect to another origin does not carry the Authorization header', async () => {
+    server.reply((_request, res) => {
+      res.writeHead(302, { location: `${other.url}/landing` });
+      res.end();
+    });
+    other.reply(json(200, { moved: true }));
+    const dw = new Dataworkz({ baseUrl: server.url, apiKey: 'secret-key', headers: { cookie: 'sid=1' } });
+    expect(await dw.qna.list()).toEqual({ moved: true });
+    expect(server.requests[0]?.headers.authorization).toBe('SSWS secret-key');
+    expect(other.requests[0]?.path).toBe('/landing');
+    expect(other.requests[0]?.headers.authorization).toBeUndefined();
+    expect(other.requests[0]?.headers.cookie).toBeUndefined();
+  });
+
+  it('a same-origin redirect keeps it; a 307 keeps the POST body', async () => {
+    server.reply(
+      (_request, res) => {
+        res.writeHead(307, { location: '/moved' });
+        res.end();
+      },
+      json(200, { status: 'OK' }),
+    );
+    const dw = new Dataworkz({ baseUrl: server.url, apiKey: 'k' });
+    await dw.agents.respond('a', { userText: 'u', llmProviderId: 'l', contextValues: { x: 1 } });
+    expect(server.requests[1]).toMatchObject({
+      method: 'POST',
+      path: '/moved',
+      body: '{"contextValues":{"x":1}}',
+    });
+    expect(server.requests[1]?.headers.authorization).toBe('SSWS k');
+  });
+
+  it('authorizedFetch does not carry it across origins either', async () => {
+    server.reply((_request, res) => {
+      res.writeHead(301, { location: `${other.url}/x` });
+      res.end();
+    });
+    const dw = new Dataworkz({ baseUrl: server.url, apiKey: 'k' });
+    await dw.authorizedFetch(`${server.url}/api/agents/v1/`);
+    expect(other.requests[0]?.headers.authorization).toBeUndefined();
+  });
+});
+
+describe('authorizedFetch', () => {
+  it('sends the credential and default headers and returns the response', async () => {
+    server.reply((_request, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end('data: {}\n\n');
+    });
+    const dw = new Dataworkz({ baseUrl: server.url, token: async () => 'jwt', headers: { 'x-team': 'sdk' } });
+    const response = await dw.authorizedFetch(new URL(`${server.url}/api/agents/v1/a2a/a/stream?llmId=l`), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-a2a-extensions': 'https://e/v1' },
+      body: '{"jsonrpc":"2.0"}',
+    });
+    expect(await response.text()).toBe('data: {}\n\n');
+    expect(server.requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/api/agents/v1/a2a/a/stream',
+      query: 'llmId=l',
+      body: '{"jsonrpc":"2.0"}',
+    });
+    expect(server.requests[0]?.headers).toMatchObject({
+      authorization: 'Bearer jwt',
+      'x-team': 'sdk',
+      'x-a2a-extensions': 'https://e/v1',
+    });
+  });
+
+  it('is usable detached from the client', async () => {
+    const { authorizedFetch } = new Dataworkz({ baseUrl: server.url, apiKey: 'k' });
+    expect((await authorizedFetch(`${server.url}/x`)).status).toBe(200);
+  });
+
+  it('maps a non-2xx to the typed error with the parsed body and request id, without retrying', async () => {
+    server.reply(json(404, { message: 'No agent' }, { 'x-request-id': 'r-9' }));
+    const dw = new Dataworkz({ baseUrl: server.url, apiKey: 'k' });
+    const error = await dw
+      .authorizedFetch(`${server.url}/api/agents/v1/a2a/x/stream`)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({ status: 404, body: { message: 'No agent' }, requestId: 'r-9' });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('maps connection failures and aborts', async () => {
+    const dw = new Dataworkz({ baseUrl: server.url, apiKey: 'k' });
+    server.reply((_request, res) => res.socket?.destroy());
+    await expect(dw.authorizedFetch(`${server.url}/x`)).rejects.toBeInstanceOf(APIConnectionError);
+    server.reply(() => {});
+    const controller = new AbortController();
+    const pending = dw.authorizedFetch(`${server.url}/y`, { signal: controller.signal });
+    while (server.requests.length < 2) await new Promise((r) => setTimeout(r, 5));
+    controller.abort();
+    await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
+    await expect(
+      dw.authorizedFetch(`${server.url}/z`, { signal: AbortSignal.abort() }),
+    ).rejects.toBeInstanceOf(APIUserAbortError);
+  });
+
+  it('errorFromResponse is the same mapping for any response', async () => {
+    const error = await errorFromResponse(new Response('{"message":"x"}', { status: 401 }));
+    expect(error).toBeInstanceOf(AuthenticationError);
+  });
+});
+
+describe('raw', () => {
+  it('the typed openapi-fetch client sends the credential', async () => {
+    server.reply(json(200, { 'sys-1': 'Docs' }));
+    const dw = new Dataworkz({ baseUrl: server.url, apiKey: 'k' });
+    const { data, response } = await dw.raw.GET('/api/qna/v1/systems');
+    expect(response.status).toBe(200);
+    expect(data).toEqual({ 'sys-1': 'Docs' });
+    expect(server.requests[0]?.headers.authorization).toBe('SSWS k');
+  });
+});
