@@ -1,1 +1,42 @@
-export {};
+export type {
+  A2AArtifact,
+  A2AArtifactUpdate,
+  A2ADataPart,
+  A2AFilePart,
+  A2AMessage,
+  A2APart,
+  A2AStatusUpdate,
+  A2AStreamEvent,
+  A2ATask,
+  A2ATaskStatus,
+  A2ATextPart,
+  TaskState,
+} from './a2a-types.js';
+export { getAgentCard } from './agent-card.js';
+export {
+  IncompleteStreamError,
+  JsonRpcError,
+  NoLlmError,
+  NotAStreamError,
+  StreamEventTooLargeError,
+  StreamIdleTimeoutError,
+  StreamProtocolError,
+  TaskFailedError,
+} from './errors.js';
+export {
+  type AgentArtifactEvent,
+  type AgentEvent,
+  type AgentMessageEvent,
+  type AgentStatusEvent,
+  type AgentTaskEvent,
+  type AgentTaskUpdateEvent,
+  type AgentUnknownEvent,
+  SVC_STATUS_UPDATE,
+} from './events.js';
+export { AgentRun, type FinalAnswer } from './run.js';
+export {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_EVENT_BYTES,
+  type StreamAgentOptions,
+  streamAgent,
+} from './stream-agent.js';

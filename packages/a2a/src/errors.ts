@@ -1,0 +1,85 @@
+import { APIConnectionTimeoutError, DataworkzError, MalformedResponseError } from '@dataworkz/client';
+import type { A2AStreamEvent, TaskState } from './a2a-types.js';
+
+/** The agent answered with a JSON-RPC error (before the stream began or inside it). */
+export class JsonRpcError extends DataworkzError {
+  readonly code: number;
+  readonly data: unknown;
+
+  constructor(code: number, message: string, data: unknown) {
+    super(`JSON-RPC error ${code}: ${message}`);
+    this.code = code;
+    this.data = data;
+  }
+}
+
+/**
+ * The service could not determine which LLM to use: no `llmId` was given, the agent has none and the
+ * account has no default. `cause` is the error as the service reported it.
+ */
+export class NoLlmError extends DataworkzError {
+  constructor(cause: DataworkzError) {
+    super(
+      `No LLM could be determined for this agent: pass llmId, or configure one for the agent or the account (${cause.message})`,
+      {
+        cause,
+      },
+    );
+  }
+}
+
+/** The stream ended (cleanly) before its final event: the agent's answer never arrived. */
+export class IncompleteStreamError extends DataworkzError {
+  /** The last event received, if any. */
+  readonly lastEvent: A2AStreamEvent | undefined;
+
+  constructor(lastEvent: A2AStreamEvent | undefined) {
+    super('The agent stream ended before its final event');
+    this.lastEvent = lastEvent;
+  }
+}
+
+/** No bytes arrived on the stream for longer than the idle time-out. */
+export class StreamIdleTimeoutError extends APIConnectionTimeoutError {
+  readonly idleTimeoutMs: number;
+
+  constructor(idleTimeoutMs: number) {
+    super(`The agent stream sent nothing for ${idleTimeoutMs} ms`);
+    this.idleTimeoutMs = idleTimeoutMs;
+  }
+}
+
+/** One Server-Sent Event was larger than the limit; the stream was closed. */
+export class StreamEventTooLargeError extends DataworkzError {
+  readonly maxEventBytes: number;
+
+  constructor(maxEventBytes: number) {
+    super(`An event of the agent stream exceeded ${maxEventBytes} bytes`);
+    this.maxEventBytes = maxEventBytes;
+  }
+}
+
+/** The stream carried something that is not an A2A event (bad JSON, a wrong JSON-RPC id, no result). */
+export class StreamProtocolError extends DataworkzError {}
+
+/** A success status whose body is not an event stream, e.g. a JSON object; `body` holds what came. */
+export class NotAStreamError extends MalformedResponseError {}
+
+/** The agent's task ended `failed`, `rejected` or `canceled`. */
+export class TaskFailedError extends DataworkzError {
+  readonly state: TaskState;
+  readonly taskId: string | undefined;
+  readonly contextId: string | undefined;
+  /** The agent's own account of the failure (the final message's text), possibly empty. */
+  readonly answer: string;
+
+  constructor(state: TaskState, answer: string, taskId: string | undefined, contextId: string | undefined) {
+    super(
+      `The agent's task ended ${state}${answer ? `: ${answer.length > 300 ? `${answer.slice(0, 300)}...` : answer}` : ''}`,
+    );
+    this.state = state;
+    this.answer = answer;
+    this.taskId = taskId;
+    this.contextId = contextId;
+  }
+}

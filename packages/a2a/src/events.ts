@@ -1,0 +1,213 @@
+import type {
+  A2AArtifact,
+  A2AArtifactUpdate,
+  A2AMessage,
+  A2AStatusUpdate,
+  A2ATask,
+  TaskState,
+} from './a2a-types.js';
+import { StreamProtocolError } from './errors.js';
+
+/** The `metadata.type` of the data parts that carry the service's task updates. */
+export const SVC_STATUS_UPDATE = 'SVC_STATUS_UPDATE';
+
+interface EventBase<Raw> {
+  taskId: string | undefined;
+  contextId: string | undefined;
+  /** Whether this event ends the run (the agent's response, successful or not). */
+  final: boolean;
+  /** The A2A event as the service sent it. */
+  raw: Raw;
+}
+
+/** The task as it stands, usually first on a stream. */
+export interface AgentTaskEvent extends EventBase<A2ATask> {
+  type: 'task';
+  state: TaskState;
+  task: A2ATask;
+}
+
+/** A task update the service reports while the agent works: a `SVC_STATUS_UPDATE` data part. */
+export interface AgentTaskUpdateEvent extends EventBase<A2AStatusUpdate | A2AMessage | A2ATask> {
+  type: 'task-update';
+  /** The update's own data, as the service sent it. */
+  data: { [key: string]: unknown };
+  /** The part's metadata (`type` is `SVC_STATUS_UPDATE`). */
+  metadata: { [key: string]: unknown };
+  /** The task state of the event that carried it, when it has one. */
+  state: TaskState | undefined;
+}
+
+/** A change of the task's status; the final one carries the agent's response. */
+export interface AgentStatusEvent extends EventBase<A2AStatusUpdate> {
+  type: 'status';
+  state: TaskState;
+  /** The text parts of the status message, joined. */
+  text: string;
+  message: A2AMessage | undefined;
+}
+
+/** An artifact, or a chunk of one, produced by the task. */
+export interface AgentArtifactEvent extends EventBase<A2AArtifactUpdate> {
+  type: 'artifact';
+  artifact: A2AArtifact;
+  text: string;
+  append: boolean;
+  lastChunk: boolean;
+}
+
+/** A message from the agent outside a task update (a direct reply ends the run). */
+export interface AgentMessageEvent extends EventBase<A2AMessage> {
+  type: 'message';
+  message: A2AMessage;
+  text: string;
+}
+
+/** An event of a kind this package does not know, passed through untouched. */
+export interface AgentUnknownEvent extends EventBase<unknown> {
+  type: 'unknown';
+}
+
+/** One event of a streamed agent run. */
+export type AgentEvent =
+  | AgentTaskEvent
+  | AgentTaskUpdateEvent
+  | AgentStatusEvent
+  | AgentArtifactEvent
+  | AgentMessageEvent
+  | AgentUnknownEvent;
+
+const ENDING_STATES = new Set<string>(['completed', 'failed', 'canceled', 'rejected']);
+
+type Json = { [key: string]: unknown };
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function optionalString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function partsOf(holder: unknown): unknown[] {
+  const parts = isObject(holder) ? holder.parts : undefined;
+  return Array.isArray(parts) ? parts : [];
+}
+
+/** The text parts of a message or artifact, joined. */
+export function textOf(holder: unknown): string {
+  let text = '';
+  for (const part of partsOf(holder)) {
+    if (isObject(part) && part.kind === 'text' && typeof part.text === 'string') text += part.text;
+  }
+  return text;
+}
+
+function isTaskUpdatePart(part: unknown): part is { data: Json; metadata: Json } {
+  return (
+    isObject(part) &&
+    part.kind === 'data' &&
+    isObject(part.data) &&
+    isObject(part.metadata) &&
+    part.metadata.type === SVC_STATUS_UPDATE
+  );
+}
+
+function stateOf(status: unknown): TaskState {
+  const state = isObject(status) ? status.state : undefined;
+  return (typeof state === 'string' ? state : 'unknown') as TaskState;
+}
+
+/** The task updates a message carries, and whether it carries anything else. */
+function splitTaskUpdates(
+  message: unknown,
+  base: Omit<AgentTaskUpdateEvent, 'type' | 'data' | 'metadata'>,
+): { updates: AgentTaskUpdateEvent[]; rest: number } {
+  const updates: AgentTaskUpdateEvent[] = [];
+  let rest = 0;
+  for (const part of partsOf(message)) {
+    if (isTaskUpdatePart(part))
+      updates.push({ ...base, type: 'task-update', data: part.data, metadata: part.metadata });
+    else rest++;
+  }
+  return { updates, rest };
+}
+
+/**
+ * The events of one A2A stream event: task updates get their own events; a status change or message
+ * made only of task updates yields nothing else, unless it is final.
+ */
+export function toAgentEvents(raw: unknown): AgentEvent[] {
+  if (!isObject(raw)) throw new StreamProtocolError('An agent stream event is not a JSON object');
+  const taskId = optionalString(raw.kind === 'task' ? raw.id : raw.taskId);
+  const contextId = optionalString(raw.contextId);
+  switch (raw.kind) {
+    case 'status-update': {
+      const event = raw as unknown as A2AStatusUpdate;
+      const state = stateOf(raw.status);
+      const message =
+        isObject(raw.status) && isObject(raw.status.message)
+          ? (raw.status.message as unknown as A2AMessage)
+          : undefined;
+      const final = raw.final === true;
+      const { updates, rest } = splitTaskUpdates(message, {
+        taskId,
+        contextId,
+        final: false,
+        raw: event,
+        state,
+      });
+      if (updates.length > 0 && rest === 0 && !final) return updates;
+      return [
+        ...updates,
+        { type: 'status', taskId, contextId, final, raw: event, state, text: textOf(message), message },
+      ];
+    }
+    case 'message': {
+      const event = raw as unknown as A2AMessage;
+      const { updates, rest } = splitTaskUpdates(raw, {
+        taskId,
+        contextId,
+        final: false,
+        raw: event,
+        state: undefined,
+      });
+      if (updates.length > 0 && rest === 0) return updates;
+      // A reply outside any task is the whole answer; a message within a task is progress.
+      const final = taskId === undefined;
+      return [
+        ...updates,
+        { type: 'message', taskId, contextId, final, raw: event, message: event, text: textOf(raw) },
+      ];
+    }
+    case 'task': {
+      const event = raw as unknown as A2ATask;
+      const state = stateOf(raw.status);
+      const message = isObject(raw.status) ? raw.status.message : undefined;
+      const { updates } = splitTaskUpdates(message, { taskId, contextId, final: false, raw: event, state });
+      return [
+        ...updates,
+        { type: 'task', taskId, contextId, final: ENDING_STATES.has(state), raw: event, state, task: event },
+      ];
+    }
+    case 'artifact-update': {
+      const event = raw as unknown as A2AArtifactUpdate;
+      if (!isObject(raw.artifact)) throw new StreamProtocolError('An artifact-update event has no artifact');
+      return [
+        {
+          type: 'artifact',
+          taskId,
+          contextId,
+          final: false,
+          raw: event,
+          artifact: event.artifact,
+          text: textOf(raw.artifact),
+          append: raw.append === true,
+          lastChunk: raw.lastChunk === true,
+        },
+      ];
+    }
+    default:
+      return [{ type: 'unknown', taskId, contextId, final: false, raw }];
+  }
+}

@@ -1,0 +1,40 @@
+import { APIError, APIUserAbortError, DataworkzError } from '@dataworkz/client';
+import { JsonRpcError, NoLlmError, StreamProtocolError } from './errors.js';
+import { jsonRpcErrorOf } from './stream-fetch.js';
+
+// How deployments word "no LLM could be determined"; the contract gives no code for it.
+const NO_LLM =
+  /\bno\s+llm\b|\bllm\b[^.]*\b(?:could\s*not|cannot|can't|couldn't|unable\s+to)\s+be\s+(?:determined|found|resolved)|unable\s+to\s+(?:determine|resolve|find)\s+(?:an?\s+|the\s+)?llm|no\s+default\s+llm/i;
+
+function mentionsNoLlm(error: DataworkzError): boolean {
+  if (NO_LLM.test(error.message)) return true;
+  if (error instanceof APIError) {
+    const body = error.body;
+    const text = typeof body === 'string' ? body : JSON.stringify(body ?? '');
+    return NO_LLM.test(text);
+  }
+  if (error instanceof JsonRpcError) return NO_LLM.test(JSON.stringify(error.data ?? ''));
+  return false;
+}
+
+function classify(error: DataworkzError): DataworkzError {
+  const refusal =
+    (error instanceof APIError && error.status >= 400 && error.status < 500) || error instanceof JsonRpcError;
+  return refusal && mentionsNoLlm(error) ? new NoLlmError(error) : error;
+}
+
+/** The typed error for anything the SDK's transport or this package's stream throws. */
+export function toRunError(error: unknown, signal: AbortSignal): DataworkzError {
+  if (signal.aborted) {
+    return error instanceof APIUserAbortError ? error : new APIUserAbortError(undefined, { cause: error });
+  }
+  if (error instanceof DataworkzError) return classify(error);
+  if (error instanceof Error) {
+    // The SDK reports a JSON-RPC error inside the stream as an Error whose cause holds the response.
+    const rpcError = jsonRpcErrorOf((error.cause as { errorResponse?: unknown } | undefined)?.errorResponse);
+    if (rpcError) return classify(rpcError);
+    if (error.name === 'AbortError') return new APIUserAbortError(undefined, { cause: error });
+    return new StreamProtocolError(`The agent stream could not be read: ${error.message}`, { cause: error });
+  }
+  return new DataworkzError('The agent stream failed', { cause: error });
+}

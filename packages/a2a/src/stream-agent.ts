@@ -1,0 +1,151 @@
+import type { MessageSendParams } from '@a2a-js/sdk';
+import { JsonRpcTransport } from '@a2a-js/sdk/client';
+import {
+  type Dataworkz,
+  InvalidParameterError,
+  type Properties,
+  serializeProperties,
+} from '@dataworkz/client';
+import {
+  assertContextValues,
+  type ContextValues,
+  EXTENSIONS_HEADER,
+  extensionsHeader,
+  findProvidedValuesUri,
+  withProvidedValues,
+} from '@dataworkz/context-values';
+import type { A2AMessage, A2APart, A2AStreamEvent } from './a2a-types.js';
+import { getAgentCard } from './agent-card.js';
+import { userMessage } from './message.js';
+import { AgentRun } from './run.js';
+import { streamFetch } from './stream-fetch.js';
+
+/** Default idle time-out: the service can think for minutes between events. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+/** Default cap on one event's size. */
+export const DEFAULT_MAX_EVENT_BYTES = 8 * 1024 * 1024;
+
+export interface StreamAgentOptions {
+  /** The user's text (sent as the first part). */
+  text?: string;
+  /** Further A2A parts (files, data). */
+  parts?: A2APart[];
+  /** The LLM configuration to use; else the agent's, else the account default. */
+  llmId?: string;
+  /** Extra execution properties: an object of flags or `key=value;key=value`. */
+  properties?: Properties;
+  /** Context variables for the agent, sent through the provided-values extension. */
+  contextValues?: ContextValues;
+  /** The provided-values extension URI; read from the agent card when not given. */
+  extensionUri?: string;
+  /** Further A2A extension URIs to activate. */
+  extensions?: string[];
+  /** Continue a conversation: the `contextId` (and `taskId`) of an earlier turn. */
+  contextId?: string;
+  taskId?: string;
+  /** The message id (default: a random UUID). */
+  messageId?: string;
+  /** Message metadata, passed through. */
+  metadata?: { [key: string]: unknown };
+  /** Aborting closes the connection; the run rejects with APIUserAbortError. */
+  signal?: AbortSignal;
+  /** Longest silence between chunks of the stream before StreamIdleTimeoutError, in ms (0: none). */
+  idleTimeoutMs?: number;
+  /** Largest single event before StreamEventTooLargeError. */
+  maxEventBytes?: number;
+}
+
+function requireAgentId(agentId: unknown): string {
+  // `.` and `..` would be resolved away by URL parsers and reach another path.
+  if (typeof agentId !== 'string' || agentId === '' || agentId === '.' || agentId === '..') {
+    throw new InvalidParameterError('agentId', 'agentId must be a non-empty id other than "." or "..".');
+  }
+  return agentId;
+}
+
+function nonNegative(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
+    throw new InvalidParameterError(name, `${name} must be a non-negative number.`);
+  }
+  return value;
+}
+
+/** `POST {baseUrl}/api/agents/v1/a2a/{agentId}/stream?llmId=&properties=` */
+function streamEndpoint(
+  baseUrl: string,
+  agentId: string,
+  llmId: string | undefined,
+  properties: string | undefined,
+): string {
+  const query = new URLSearchParams();
+  if (llmId !== undefined) query.set('llmId', llmId);
+  if (properties !== undefined) query.set('properties', properties);
+  const search = query.toString();
+  return `${baseUrl}/api/agents/v1/a2a/${encodeURIComponent(agentId)}/stream${search ? `?${search}` : ''}`;
+}
+
+// Discovered extension URIs, per client and agent: the card rarely changes and costs a request.
+const discovered = new WeakMap<Dataworkz, Map<string, string>>();
+
+async function providedValuesUriFor(dw: Dataworkz, agentId: string, signal: AbortSignal): Promise<string> {
+  const known = discovered.get(dw)?.get(agentId);
+  if (known) return known;
+  const card = await getAgentCard(dw, agentId, { signal });
+  const uri = findProvidedValuesUri(card);
+  if (!uri) {
+    throw new InvalidParameterError(
+      'extensionUri',
+      'The agent card advertises no provided-values extension; pass extensionUri to send context values.',
+    );
+  }
+  const perAgent = discovered.get(dw) ?? new Map<string, string>();
+  perAgent.set(agentId, uri);
+  discovered.set(dw, perAgent);
+  return uri;
+}
+
+/**
+ * Streams a message to an agent over A2A (`message/stream`). Returns at once; the request is sent
+ * when the run is iterated or `finalAnswer()` is called. Invalid options throw here.
+ *
+ * ```ts
+ * const run = streamAgent(dw, agentId, { text: 'Where is order 1001?', contextValues: { userName: 'Ada' } });
+ * for await (const event of run) if (event.type === 'task-update') console.log(event.data);
+ * const { answer } = await run.finalAnswer();
+ * ```
+ */
+export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgentOptions): AgentRun {
+  const id = requireAgentId(agentId);
+  if (options.llmId !== undefined && (typeof options.llmId !== 'string' || options.llmId === '')) {
+    throw new InvalidParameterError('llmId', 'llmId must be a non-empty string.');
+  }
+  const properties = serializeProperties(options.properties);
+  const { contextValues } = options;
+  if (contextValues !== undefined) assertContextValues(contextValues, 'contextValues');
+  const message = userMessage(options);
+  const limits = {
+    idleTimeoutMs: nonNegative('idleTimeoutMs', options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS),
+    maxEventBytes: nonNegative('maxEventBytes', options.maxEventBytes, DEFAULT_MAX_EVENT_BYTES),
+  };
+  const endpoint = streamEndpoint(dw.baseUrl, id, options.llmId, properties);
+
+  async function* open(signal: AbortSignal): AsyncGenerator<A2AStreamEvent> {
+    let sent: A2AMessage = message;
+    let extensionUri: string | undefined;
+    if (contextValues !== undefined) {
+      extensionUri = options.extensionUri ?? (await providedValuesUriFor(dw, id, signal));
+      sent = withProvidedValues(message, contextValues, extensionUri);
+    }
+    const header = extensionsHeader(extensionUri, options.extensions);
+    const transport = new JsonRpcTransport({ endpoint, fetchImpl: streamFetch(dw, { ...limits, signal }) });
+    const params = { message: sent } as MessageSendParams;
+    const stream = transport.sendMessageStream(params, {
+      signal,
+      serviceParameters: header ? { [EXTENSIONS_HEADER]: header } : {},
+    });
+    for await (const event of stream) yield event as A2AStreamEvent;
+  }
+
+  return new AgentRun(open, options.signal);
+}
