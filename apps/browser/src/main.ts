@@ -1,0 +1,77 @@
+// The browser example: connect with a base URL and an API key, search a QnA system, and stream an
+// agent's answer with its task updates as they arrive.
+import Dataworkz from '@dataworkz/client';
+import { describeError, element, listItem, showStatus } from './dom.js';
+
+const connectForm = element('#connect', HTMLFormElement);
+const searchForm = element('#search', HTMLFormElement);
+const askForm = element('#ask', HTMLFormElement);
+const connectionStatus = element('#connection-status', HTMLElement);
+const searchStatus = element('#search-status', HTMLElement);
+const searchResults = element('#search-results', HTMLOListElement);
+const systemSelect = element('#search select[name=systemId]', HTMLSelectElement);
+const agentSelect = element('#ask select[name=agentId]', HTMLSelectElement);
+
+// Development defaults from Vite's environment (`VITE_DATAWORKZ_BASE_URL`); the key is typed in.
+element('#connect input[name=baseUrl]', HTMLInputElement).value =
+  import.meta.env.VITE_DATAWORKZ_BASE_URL ?? '';
+
+let dw: Dataworkz | undefined;
+
+function fillSelect(select: HTMLSelectElement, options: [value: string, label: string][]): void {
+  select.replaceChildren(...options.map(([value, label]) => new Option(label, value)));
+}
+
+connectForm.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const form = new FormData(connectForm);
+  showStatus(connectionStatus, 'Connecting…');
+  try {
+    const client = new Dataworkz({
+      baseUrl: String(form.get('baseUrl')),
+      apiKey: String(form.get('apiKey')),
+    });
+    const [systems, agents] = await Promise.all([client.qna.list(), client.agents.list()]);
+    fillSelect(
+      systemSelect,
+      Object.entries(systems).map(([id, name]) => [id, name]),
+    );
+    fillSelect(
+      agentSelect,
+      agents.map((agent) => [agent.agentId ?? '', agent.name ?? agent.agentId ?? '']),
+    );
+    dw = client;
+    searchForm.hidden = false;
+    askForm.hidden = false;
+    showStatus(
+      connectionStatus,
+      `Connected: ${Object.keys(systems).length} QnA systems, ${agents.length} agents.`,
+    );
+  } catch (error) {
+    dw = undefined;
+    searchForm.hidden = true;
+    askForm.hidden = true;
+    showStatus(connectionStatus, describeError(error), true);
+  }
+});
+
+searchForm.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  if (!dw) return;
+  const form = new FormData(searchForm);
+  searchResults.replaceChildren();
+  showStatus(searchStatus, 'Searching…');
+  try {
+    const result = await dw.qna.search(String(form.get('systemId')), {
+      query: String(form.get('query')),
+      properties: { include_probe: false },
+    });
+    const hits = result.searchResultsList ?? [];
+    searchResults.replaceChildren(
+      ...hits.map((hit) => listItem(hit.data ?? '', `${hit.type ?? ''} · ${hit.source ?? ''}`)),
+    );
+    showStatus(searchStatus, `${hits.length} results for "${result.question ?? ''}".`);
+  } catch (error) {
+    showStatus(searchStatus, describeError(error), true);
+  }
+});
