@@ -1,0 +1,123 @@
+import { Extensions, HTTP_EXTENSION_HEADER } from '@a2a-js/sdk';
+import {
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+  JsonRpcTransportHandler,
+  ServerCallContext,
+} from '@a2a-js/sdk/server';
+import type { AgentDefinition } from '../agents/model.js';
+import { HttpError } from '../http/errors.js';
+import type { Exchange } from '../http/exchange.js';
+import type { ServiceState } from '../state.js';
+import { agentCard } from './card.js';
+import { DataworkzAgentExecutor, StreamCaller } from './executor.js';
+
+export interface StreamLimits {
+  streamTimeoutMs: number;
+  maxConcurrentStreams: number;
+}
+
+const streamingMethods = new Set(['message/stream', 'tasks/resubscribe']);
+
+/** The A2A side of the emulator: one SDK request handler (task store and executor) per agent. */
+export class A2AServer {
+  private readonly handlers = new Map<string, JsonRpcTransportHandler>();
+  openStreams = 0;
+
+  constructor(
+    private readonly state: ServiceState,
+    private readonly baseUrl: () => string,
+    private readonly extensionUri: string,
+    private readonly limits: StreamLimits,
+  ) {}
+
+  private transport(agent: AgentDefinition): JsonRpcTransportHandler {
+    let transport = this.handlers.get(agent.agentId);
+    if (!transport) {
+      const executor = new DataworkzAgentExecutor(agent, this.state.knowledge, this.extensionUri);
+      const card = agentCard(agent, this.baseUrl(), this.extensionUri);
+      transport = new JsonRpcTransportHandler(
+        new DefaultRequestHandler(card, new InMemoryTaskStore(), executor),
+      );
+      this.handlers.set(agent.agentId, transport);
+    }
+    return transport;
+  }
+
+  /** `POST .../a2a/{agentId}/stream`: JSON-RPC over SSE. The LLM is chosen before any event is sent. */
+  async handle(ex: Exchange): Promise<void> {
+    const agent = this.state.agent(ex.params.agentId ?? '');
+    const llm = this.state.selectAgentLlm(agent, ex.query.optional('llmId'));
+    let body: unknown;
+    try {
+      body = JSON.parse(ex.body);
+    } catch {
+      throw new HttpError(400, 'The request body is not valid JSON', {}, 'BAD_REQUEST_BODY');
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new HttpError(400, 'The request body must be a JSON-RPC request object', {}, 'BAD_REQUEST_BODY');
+    }
+    const method = (body as Record<string, unknown>).method;
+    if (
+      typeof method === 'string' &&
+      streamingMethods.has(method) &&
+      this.openStreams >= this.limits.maxConcurrentStreams
+    ) {
+      throw new HttpError(
+        429,
+        'Too many open streams; retry shortly',
+        { 'retry-after': '1' },
+        'TOO_MANY_STREAMS',
+      );
+    }
+    const header = ex.req.headers[HTTP_EXTENSION_HEADER.toLowerCase()];
+    const context = new ServerCallContext(
+      Extensions.parseServiceParameter(Array.isArray(header) ? header.join(',') : header),
+      new StreamCaller(llm),
+    );
+    const result = await this.transport(agent).handle(body, context);
+    // The executor activates the extension only once events flow; the headers go out before that.
+    const extensionHeaders: Record<string, string> = context.requestedExtensions?.includes(this.extensionUri)
+      ? { [HTTP_EXTENSION_HEADER.toLowerCase()]: this.extensionUri }
+      : {};
+    if (!isAsyncIterable(result)) {
+      ex.reply.json(200, result, extensionHeaders);
+      return;
+    }
+    await this.pipe(ex, result, extensionHeaders);
+  }
+
+  private async pipe(
+    ex: Exchange,
+    events: AsyncGenerator<unknown, void, undefined>,
+    headers: Record<string, string>,
+  ) {
+    this.openStreams += 1;
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), this.limits.streamTimeoutMs);
+    const stopped = new Promise<'stop'>((resolve) => {
+      const stop = () => resolve('stop');
+      if (ex.signal.aborted || timeout.signal.aborted) stop();
+      ex.signal.addEventListener('abort', stop, { once: true });
+      timeout.signal.addEventListener('abort', stop, { once: true });
+    });
+    try {
+      ex.reply.startStream(headers);
+      for (;;) {
+        const next = await Promise.race([events.next(), stopped]);
+        if (next === 'stop' || next.done) break;
+        if (!ex.reply.event(next.value)) break;
+      }
+    } finally {
+      clearTimeout(timer);
+      this.openStreams -= 1;
+      // Let the SDK's generator finish in the background; it stops once the agent publishes its final event.
+      events.return(undefined).catch(() => {});
+      ex.reply.endStream();
+    }
+  }
+}
+
+function isAsyncIterable(value: unknown): value is AsyncGenerator<unknown, void, undefined> {
+  return typeof (value as { [Symbol.asyncIterator]?: unknown })?.[Symbol.asyncIterator] === 'function';
+}

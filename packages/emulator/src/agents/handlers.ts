@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { agentCard } from '../a2a/card.js';
+import { HttpError } from '../http/errors.js';
+import type { Exchange } from '../http/exchange.js';
+import { includeProbe, parseProperties } from '../http/query.js';
+import type { ServiceState } from '../state.js';
+import { runAgent } from './engine.js';
+import { AgentRunError, type Turn } from './model.js';
+
+export function listAgents(state: ServiceState, ex: Exchange): void {
+  ex.reply.json(
+    200,
+    state.dataset.agents.map((a) => ({
+      agentId: a.agentId,
+      name: a.name,
+      description: a.description,
+      createdByName: a.createdByName,
+      createdDate: a.createdDate,
+      scenariosCount: String(a.scenarios.length),
+    })),
+  );
+}
+
+export function listAgentLlmProviders(state: ServiceState, ex: Exchange): void {
+  ex.reply.json(200, state.dataset.account.llms);
+}
+
+export function getAgentCard(state: ServiceState, ex: Exchange, baseUrl: string, extensionUri: string): void {
+  ex.reply.json(200, agentCard(state.agent(ex.params.agentId ?? ''), baseUrl, extensionUri));
+}
+
+const badBody = (message: string) => new HttpError(400, message, {}, 'BAD_REQUEST_BODY');
+
+/** Reads the optional JSON body of the deprecated call: conversationHistory and contextValues. */
+function readResponseRequest(body: string): { history: Turn[]; contextValues: Record<string, unknown> } {
+  if (body.trim() === '') return { history: [], contextValues: {} };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    throw badBody('The request body is not valid JSON');
+  }
+  if (parsed === null) return { history: [], contextValues: {} };
+  if (typeof parsed !== 'object' || Array.isArray(parsed))
+    throw badBody('The request body must be a JSON object');
+  const { conversationHistory, contextValues } = parsed as Record<string, unknown>;
+  const history: Turn[] = [];
+  if (conversationHistory !== undefined && conversationHistory !== null) {
+    if (!Array.isArray(conversationHistory)) throw badBody('conversationHistory must be an array');
+    conversationHistory.forEach((turn: unknown, i) => {
+      const t = turn as Record<string, unknown> | null;
+      if (
+        typeof t !== 'object' ||
+        t === null ||
+        (t.by !== 'AI' && t.by !== 'USER') ||
+        typeof t.text !== 'string'
+      ) {
+        throw badBody(`conversationHistory[${i}] must be {by: 'AI' | 'USER', text: string}`);
+      }
+      history.push({ by: t.by, text: t.text });
+    });
+  }
+  if (contextValues !== undefined && contextValues !== null) {
+    if (typeof contextValues !== 'object' || Array.isArray(contextValues)) {
+      throw badBody('contextValues must be a JSON object');
+    }
+  }
+  return { history, contextValues: (contextValues ?? {}) as Record<string, unknown> };
+}
+
+/** The deprecated, stateless call: runs the agent over the posted conversation. */
+export async function respondToAgent(state: ServiceState, ex: Exchange): Promise<void> {
+  const agent = state.agent(ex.params.agentId ?? '');
+  const userText = ex.query.required('userText');
+  const llmProviderId = ex.query.required('llmProviderId');
+  const llm = state.selectAgentLlm(agent, llmProviderId);
+  const properties = parseProperties(ex.query.optional('properties'));
+  const { history, contextValues } = readResponseRequest(ex.body);
+  const questionUuid = randomUUID();
+  const base = {
+    question: userText,
+    systemName: agent.name,
+    systemId: agent.agentId,
+    type: 'agent',
+    questionUuid,
+  };
+  try {
+    const outcome = await runAgent(agent, { text: userText, history, contextValues, llm }, state.knowledge);
+    ex.reply.json(200, {
+      status: 'OK',
+      data: {
+        ...base,
+        answer: outcome.answer,
+        scenario: outcome.scenario,
+        status: 'COMPLETED',
+        ...(agent.structuredResponse
+          ? {
+              structuredResponse: {
+                scenario: outcome.scenario,
+                agentResponse: outcome.answer,
+                responseType: outcome.state === 'input-required' ? 'AskUser' : 'Finish',
+                structuredOutput: JSON.stringify(outcome.structuredOutput ?? {}),
+              },
+            }
+          : {}),
+        queryPlan: outcome.queryPlan,
+        ...(includeProbe(properties) ? { probe: JSON.stringify({ llm, steps: outcome.steps }) } : {}),
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof AgentRunError)) throw error;
+    ex.reply.json(200, {
+      status: 'OK',
+      data: { ...base, status: 'FAILED', answer: '', failureReason: error.message },
+    });
+  }
+}

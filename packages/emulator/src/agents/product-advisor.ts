@@ -1,0 +1,95 @@
+import { stableId } from '../data/ids.js';
+import { productDocsSystemId } from '../data/product-docs.js';
+import { composeAnswer } from '../qna/compose-answer.js';
+import type { AgentDefinition } from './model.js';
+
+export const productAdvisorAgentId = stableId('agents/product-advisor');
+export const productAdvisorLlmId = stableId('llms/agent/product-advisor');
+
+const versionsIn = (text: string) => [
+  ...new Set([...text.matchAll(/\b(\d+\.\d+)\b/g)].map((m) => m[1] ?? '')),
+];
+
+export const productAdvisorAgent: AgentDefinition = {
+  agentId: productAdvisorAgentId,
+  name: 'Product Advisor',
+  description:
+    'Answers product questions from the Nimbus manuals and compares versions using the release notes.',
+  createdByName: 'Tomas Berg',
+  createdDate: '2026-02-02 14:05:33.019',
+  llms: { [productAdvisorLlmId]: 'claude-sonnet' },
+  llmId: productAdvisorLlmId,
+  structuredResponse: false,
+  scenarios: [
+    {
+      id: 'version-compare',
+      name: 'Compare versions',
+      description: 'What changed between two Nimbus versions, from the release notes and manuals of each.',
+      tags: ['product', 'release'],
+      examples: ['What changed between 2.0 and 2.1?', 'Compare API rate limits in 1.2 and 2.1'],
+      keywords: ['compare', 'changed', 'difference', 'between', 'upgrade', 'new in'],
+      async run(input, tools) {
+        const [from, to] = versionsIn(input.text);
+        if (!from || !to) {
+          return {
+            state: 'input-required',
+            answer: 'Which two versions should I compare (for example 2.0 and 2.1)?',
+          };
+        }
+        const topic = input.text.replace(/\b\d+\.\d+\b/g, '').trim();
+        const parts: string[] = [];
+        for (const version of [from, to]) {
+          const hits = await tools.searchKnowledge(productDocsSystemId, `${topic} release notes`, {
+            clauses: [{ field: 'version', values: [version] }],
+          });
+          const best = hits[0];
+          parts.push(
+            best
+              ? `In ${version}: ${best.passage.text} (${best.passage.document.title})`
+              : `Nothing is documented for ${version}.`,
+          );
+        }
+        return { state: 'completed', answer: parts.join(' ') };
+      },
+    },
+    {
+      id: 'product-question',
+      name: 'Product question',
+      description: 'How to do something in Nimbus, answered from the manuals with citations.',
+      tags: ['product', 'documentation'],
+      examples: ['How do I reset my password?', 'Which connectors does Nimbus 2.1 support?'],
+      keywords: [
+        'how',
+        'what',
+        'which',
+        'can i',
+        'install',
+        'password',
+        'reset',
+        'export',
+        'connector',
+        'dashboard',
+        'alert',
+        'backup',
+        'restore',
+        'sso',
+        'sign-on',
+        'rate limit',
+        'role',
+        'audit',
+      ],
+      async run(input, tools) {
+        const [version] = versionsIn(input.text);
+        const hits = await tools.searchKnowledge(
+          productDocsSystemId,
+          input.text,
+          version ? { clauses: [{ field: 'version', values: [version] }] } : { clauses: [] },
+        );
+        const answer = composeAnswer(input.text, hits);
+        if (!answer) return { state: 'completed', answer: 'The manuals do not cover that question.' };
+        const sources = hits.map((h, i) => `[${i + 1}] ${h.passage.document.title}`).join('; ');
+        return { state: 'completed', answer: `${answer} Sources: ${sources}.` };
+      },
+    },
+  ],
+};

@@ -1,0 +1,114 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, extname, join, resolve } from 'node:path';
+import { extractText } from '../documents/extract-text.js';
+import { stableId } from './ids.js';
+import type {
+  Account,
+  CorpusDocument,
+  DocumentFormat,
+  FilterField,
+  MetadataValue,
+  QnaSystem,
+} from './model.js';
+
+/** `dataworkz.json` in a data folder: the QnA systems it defines. */
+interface DataConfig {
+  systems?: {
+    name?: string;
+    systemId?: string;
+    /** Folder of the system's documents, relative to the data folder. Default: the data folder. */
+    folder?: string;
+    llms?: Record<string, string>;
+    fields?: FilterField[];
+    /** Per file name: a title and metadata. */
+    documents?: Record<string, { title?: string; metadata?: Record<string, MetadataValue> }>;
+  }[];
+}
+
+const formatsByExtension: Record<string, DocumentFormat> = {
+  '.pdf': 'pdf',
+  '.docx': 'docx',
+  '.txt': 'txt',
+  '.md': 'md',
+  '.markdown': 'md',
+  '.html': 'html',
+  '.htm': 'html',
+};
+
+export class DataDirectoryError extends Error {
+  override readonly name = 'DataDirectoryError';
+}
+
+/** Reads a data folder: `dataworkz.json` (optional) and the documents it names, as QnA systems. */
+export async function loadDataDirectory(dir: string, account: Account): Promise<QnaSystem[]> {
+  const root = resolve(dir);
+  let config: DataConfig = {};
+  try {
+    config = JSON.parse(await readFile(join(root, 'dataworkz.json'), 'utf8')) as DataConfig;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new DataDirectoryError(
+        `Cannot read ${join(root, 'dataworkz.json')}: ${(error as Error).message}`,
+      );
+    }
+  }
+  const systems = config.systems?.length ? config.systems : [{}];
+  const result: QnaSystem[] = [];
+  for (const spec of systems) {
+    const folder = resolve(root, spec.folder ?? '.');
+    if (!folder.startsWith(root))
+      throw new DataDirectoryError(`Folder ${spec.folder} is outside the data folder`);
+    const name = spec.name ?? basename(folder);
+    const documents: CorpusDocument[] = [];
+    let entries: string[];
+    try {
+      entries = (await readdir(folder)).sort();
+    } catch (error) {
+      throw new DataDirectoryError(`Cannot read the folder ${folder}: ${(error as Error).message}`);
+    }
+    for (const file of entries) {
+      const format = formatsByExtension[extname(file).toLowerCase()];
+      if (!format) continue;
+      const bytes = new Uint8Array(await readFile(join(folder, file)));
+      const meta = spec.documents?.[file] ?? {};
+      const paragraphs = extractText(format, bytes)
+        .split(/\n\s*\n/)
+        .map((p) => p.replace(/\s+/g, ' ').trim())
+        .filter(Boolean);
+      documents.push({
+        documentId: stableId(`data/${name}/${file}`),
+        title: meta.title ?? basename(file, extname(file)),
+        format,
+        paragraphs: paragraphs.length ? paragraphs : [''],
+        metadata: meta.metadata ?? {},
+        bytes,
+      });
+    }
+    result.push({
+      systemId: spec.systemId ?? stableId(`data/${name}`),
+      name,
+      prompt: `Answer from the documents of ${name}.`,
+      database: 'local',
+      dataset: name.toLowerCase().replace(/\W+/g, '_'),
+      createdBy: 'emulator',
+      createdDate: '2026-01-01T00:00:00Z',
+      modifiedBy: 'emulator',
+      modifiedDate: '2026-01-01T00:00:00Z',
+      llms: spec.llms ?? { ...account.llms },
+      fields: spec.fields ?? inferFields(documents),
+      documents,
+    });
+  }
+  return result;
+}
+
+function inferFields(documents: CorpusDocument[]): FilterField[] {
+  const names = [...new Set(documents.flatMap((d) => Object.keys(d.metadata)))].sort();
+  return names.map((name) => ({
+    name,
+    type: documents.every((d) => d.metadata[name] === undefined || typeof d.metadata[name] === 'number')
+      ? 'integer'
+      : 'string',
+    description: `Document metadata field ${name}.`,
+  }));
+}

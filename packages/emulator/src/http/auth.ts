@@ -1,0 +1,78 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  decodeProtectedHeader,
+  errors,
+  type JSONWebKeySet,
+  type JWTVerifyGetKey,
+  jwtVerify,
+} from 'jose';
+import { HttpError } from './errors.js';
+
+export interface AuthOptions {
+  apiKeys: string[];
+  jwtSecret?: string;
+  /** A JWKS document, or the URL of one. */
+  jwks?: JSONWebKeySet | string;
+}
+
+const challenge = { 'www-authenticate': 'SSWS, Bearer' };
+
+const unauthorized = (message: string) => new HttpError(401, message, challenge, 'UNAUTHORIZED');
+
+/** Checks `Authorization`: `SSWS <key>` against the keys, `Bearer <jwt>` with jose. Never echoes the credential. */
+export class Authenticator {
+  private readonly keyDigests: Buffer[];
+  private readonly secret?: Uint8Array;
+  private readonly keySet?: JWTVerifyGetKey;
+
+  constructor(options: AuthOptions) {
+    this.keyDigests = options.apiKeys.map(digest);
+    if (options.jwtSecret) this.secret = new TextEncoder().encode(options.jwtSecret);
+    if (typeof options.jwks === 'string') this.keySet = createRemoteJWKSet(new URL(options.jwks));
+    else if (options.jwks) this.keySet = createLocalJWKSet(options.jwks);
+  }
+
+  async check(header: string | undefined): Promise<void> {
+    if (header === undefined || header.trim() === '') throw unauthorized('Missing Authorization header');
+    const match = /^(\S+) +(\S+)\s*$/.exec(header.trim());
+    if (!match)
+      throw unauthorized('Malformed Authorization header: expected SSWS <API_KEY> or Bearer <ACCESS_TOKEN>');
+    const scheme = (match[1] ?? '').toLowerCase();
+    const credential = match[2] ?? '';
+    if (scheme === 'ssws') return this.checkKey(credential);
+    if (scheme === 'bearer') return this.checkJwt(credential);
+    throw unauthorized('Unsupported Authorization scheme: expected SSWS or Bearer');
+  }
+
+  private checkKey(key: string): void {
+    const presented = digest(key);
+    // Compare every configured key so the time taken does not reveal which one nearly matched.
+    let found = false;
+    for (const known of this.keyDigests) found = timingSafeEqual(known, presented) || found;
+    if (!found) throw unauthorized('Invalid API key');
+  }
+
+  private async checkJwt(token: string): Promise<void> {
+    if (!this.secret && !this.keySet) {
+      throw unauthorized('Bearer tokens are not accepted: no JWT secret or JWKS is configured');
+    }
+    try {
+      const { alg } = decodeProtectedHeader(token);
+      if (this.secret && (alg === 'HS256' || !this.keySet)) {
+        await jwtVerify(token, this.secret, { algorithms: ['HS256'] });
+      } else if (this.keySet) {
+        await jwtVerify(token, this.keySet);
+      }
+    } catch (error) {
+      // Whatever jose rejects (format, signature, claims, key lookup) is a bad credential, not a crash.
+      if (error instanceof errors.JWTExpired) throw unauthorized('Access token expired');
+      throw unauthorized('Invalid access token');
+    }
+  }
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}

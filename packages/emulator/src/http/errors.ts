@@ -1,0 +1,31 @@
+import { STATUS_CODES } from 'node:http';
+
+/** A refusal the emulator answers with the spec's `Error` body. */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The spec's `Error` shape: timestamp, status, error, message, path (plus `code` where one helps). */
+export function errorBody(
+  status: number,
+  message: string,
+  path: string,
+  code?: string,
+): Record<string, unknown> {
+  return {
+    timestamp: new Date().toISOString(),
+    status,
+    error: STATUS_CODES[status] ?? 'Error',
+    message,
+    path,
+    ...(code ? { code } : {}),
+  };
+}

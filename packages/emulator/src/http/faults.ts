@@ -1,0 +1,120 @@
+import { HttpError } from './errors.js';
+
+/** A fault to inject into matching requests, for testing clients against a misbehaving service. */
+export interface FaultRule {
+  /** An operationId from the spec (e.g. `searchQnaSystem`), or `*` for every API request. Default `*`. */
+  route?: string;
+  /** How many matching requests it applies to. Default 1. */
+  times?: number;
+  /** Delay before answering (or before the other effects of the rule). */
+  latencyMs?: number;
+  /** Answer with this status instead of running the operation. */
+  status?: number;
+  /** Extra response headers, e.g. `retry-after`, `retry-after-ms`, `x-should-retry`. */
+  headers?: Record<string, string>;
+  /** The body sent with `status` (default: the spec's Error body). */
+  body?: string;
+  /** Destroy the socket before any response, or after the headers and part of the body or stream. */
+  drop?: 'before-headers' | 'during-body';
+  /** Answer 200 with a truncated, invalid JSON body (or a truncated stream event). */
+  malformed?: boolean;
+  /** Content type of the response, overriding the operation's own. */
+  contentType?: string;
+}
+
+interface ActiveFault {
+  rule: FaultRule;
+  remaining: number;
+}
+
+/** Fault rules in order of addition; each match consumes one use of the first matching rule. */
+export class FaultList {
+  private readonly active: ActiveFault[] = [];
+
+  add(rule: FaultRule): void {
+    const checked = checkFaultRule(rule);
+    this.active.push({ rule: checked, remaining: checked.times ?? 1 });
+  }
+
+  clear(): void {
+    this.active.length = 0;
+  }
+
+  get size(): number {
+    return this.active.length;
+  }
+
+  /** Takes one use of the first rule matching the operation, if any. */
+  take(operationId: string): FaultRule | undefined {
+    const index = this.active.findIndex((f) => (f.rule.route ?? '*') === '*' || f.rule.route === operationId);
+    const fault = this.active[index];
+    if (!fault) return undefined;
+    fault.remaining -= 1;
+    if (fault.remaining <= 0) this.active.splice(index, 1);
+    return fault.rule;
+  }
+}
+
+const ruleKeys = new Set([
+  'route',
+  'times',
+  'latencyMs',
+  'status',
+  'headers',
+  'body',
+  'drop',
+  'malformed',
+  'contentType',
+]);
+
+/** Validates a rule from options or the control endpoint; throws a 400 that names the bad field. */
+export function checkFaultRule(value: unknown): FaultRule {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new HttpError(400, 'A fault rule must be a JSON object');
+  }
+  const rule = value as Record<string, unknown>;
+  const bad = (field: string, expected: string) =>
+    new HttpError(400, `Fault rule field '${field}' must be ${expected}`);
+  for (const key of Object.keys(rule)) {
+    if (!ruleKeys.has(key)) throw new HttpError(400, `Unknown fault rule field '${key}'`);
+  }
+  if (rule.route !== undefined && typeof rule.route !== 'string') throw bad('route', 'a string');
+  if (rule.times !== undefined && !(Number.isInteger(rule.times) && (rule.times as number) > 0)) {
+    throw bad('times', 'a positive integer');
+  }
+  if (
+    rule.latencyMs !== undefined &&
+    !(typeof rule.latencyMs === 'number' && rule.latencyMs >= 0 && rule.latencyMs <= 600_000)
+  ) {
+    throw bad('latencyMs', 'a number of milliseconds from 0 to 600000');
+  }
+  if (
+    rule.status !== undefined &&
+    !(Number.isInteger(rule.status) && (rule.status as number) >= 200 && (rule.status as number) <= 599)
+  ) {
+    throw bad('status', 'an HTTP status from 200 to 599');
+  }
+  if (rule.headers !== undefined) {
+    if (typeof rule.headers !== 'object' || rule.headers === null || Array.isArray(rule.headers)) {
+      throw bad('headers', 'an object of strings');
+    }
+    for (const [name, v] of Object.entries(rule.headers)) {
+      if (typeof v !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || /[\r\n\0]/.test(v)) {
+        throw bad('headers', 'an object of valid header names to strings');
+      }
+    }
+  }
+  if (rule.body !== undefined && typeof rule.body !== 'string') throw bad('body', 'a string');
+  if (rule.drop !== undefined && rule.drop !== 'before-headers' && rule.drop !== 'during-body') {
+    throw bad('drop', "'before-headers' or 'during-body'");
+  }
+  if (rule.malformed !== undefined && typeof rule.malformed !== 'boolean')
+    throw bad('malformed', 'a boolean');
+  if (
+    rule.contentType !== undefined &&
+    (typeof rule.contentType !== 'string' || /[\r\n\0]/.test(rule.contentType))
+  ) {
+    throw bad('contentType', 'a string');
+  }
+  return { ...(rule as FaultRule) };
+}

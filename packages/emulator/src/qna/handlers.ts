@@ -1,0 +1,131 @@
+import { contentTypes, documentBytes } from '../documents/render.js';
+import { HttpError } from '../http/errors.js';
+import type { Exchange } from '../http/exchange.js';
+import { parseProperties } from '../http/query.js';
+import type { ServiceState } from '../state.js';
+import { answerQuestion, searchSystem } from './queries.js';
+
+export function listQnaSystems(state: ServiceState, ex: Exchange): void {
+  ex.reply.json(200, Object.fromEntries(state.dataset.systems.map((s) => [s.systemId, s.name])));
+}
+
+export function getQnaSystem(state: ServiceState, ex: Exchange): void {
+  const { system } = state.system(ex.params.systemId ?? '');
+  ex.reply.json(200, {
+    uuid: system.systemId,
+    name: system.name,
+    mode: 'qa',
+    prompt: system.prompt,
+    database: system.database,
+    dimensions: 1536,
+    createdBy: system.createdBy,
+    createdDate: system.createdDate,
+    modifiedBy: system.modifiedBy,
+    modifiedDate: system.modifiedDate,
+    status: 'ACTIVE',
+    params: '{}',
+  });
+}
+
+export function listQnaLlmProviders(state: ServiceState, ex: Exchange): void {
+  ex.reply.json(200, state.system(ex.params.systemId ?? '').system.llms);
+}
+
+export function searchQnaSystem(state: ServiceState, ex: Exchange): void {
+  const { system, retriever } = state.system(ex.params.systemId ?? '');
+  const question = ex.query.required('query');
+  const llmProviderId = ex.query.optional('llmProviderId');
+  if (llmProviderId) state.checkSystemLlm(system, llmProviderId);
+  const filter = ex.query.optional('filter');
+  ex.reply.json(
+    200,
+    searchSystem(system, retriever, {
+      question,
+      properties: parseProperties(ex.query.optional('properties')),
+      ...(filter !== undefined ? { filter } : {}),
+      ...(llmProviderId ? { llmProviderId } : {}),
+    }),
+  );
+}
+
+export function answerQnaQuestion(state: ServiceState, ex: Exchange): void {
+  const { system, retriever } = state.system(ex.params.systemId ?? '');
+  const question = ex.query.required('questionText');
+  const llmProviderId = ex.query.required('llmProviderId');
+  state.checkSystemLlm(system, llmProviderId);
+  const filter = ex.query.optional('filter');
+  ex.reply.json(
+    200,
+    answerQuestion(system, retriever, {
+      question,
+      llmProviderId,
+      properties: parseProperties(ex.query.optional('properties')),
+      ...(filter !== undefined ? { filter } : {}),
+    }),
+  );
+}
+
+/** Cardinality of every metadata field; the values themselves for fields with at most 20. */
+export function listQnaFilters(state: ServiceState, ex: Exchange): void {
+  const { system } = state.system(ex.params.systemId ?? '');
+  const filters = system.fields.map((field) => {
+    const values = [
+      ...new Set(system.documents.map((d) => d.metadata[field.name]).filter((v) => v !== undefined)),
+    ];
+    values.sort((a, b) =>
+      typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b)),
+    );
+    return {
+      name: field.name,
+      type: field.type,
+      description: field.description,
+      cardinality: values.length,
+      ...(values.length <= 20 ? { values } : {}),
+    };
+  });
+  ex.reply.json(200, { filters });
+}
+
+/** `detail`: `content` (default) the bytes, `text` the extracted text, `metadata` the metadata as JSON. */
+export function getQnaDocument(state: ServiceState, ex: Exchange): void {
+  const { system } = state.system(ex.params.systemId ?? '');
+  const documentId = ex.query.required('documentId');
+  const document = system.documents.find((d) => d.documentId === documentId);
+  if (!document) {
+    throw new HttpError(
+      404,
+      `No document with id ${documentId} in QnA system ${system.systemId}`,
+      {},
+      'DOCUMENT_NOT_FOUND',
+    );
+  }
+  const detail = ex.query.optional('detail') ?? 'content';
+  if (detail === 'content') {
+    ex.reply.send(200, contentTypes[document.format], documentBytes(document), {
+      'content-disposition': `inline; filename="${document.documentId}.${document.format}"`,
+    });
+  } else if (detail === 'text') {
+    ex.reply.send(
+      200,
+      'text/plain; charset=utf-8',
+      `${document.title}\n\n${document.paragraphs.join('\n\n')}\n`,
+    );
+  } else if (detail === 'metadata') {
+    ex.reply.json(200, {
+      documentId: document.documentId,
+      title: document.title,
+      format: document.format,
+      contentType: contentTypes[document.format],
+      size: documentBytes(document).length,
+      metadata: document.metadata,
+      ...(document.url ? { url: document.url } : {}),
+    });
+  } else {
+    throw new HttpError(
+      400,
+      `Unknown detail '${detail}': expected content, text or metadata`,
+      {},
+      'BAD_PARAMETER',
+    );
+  }
+}

@@ -1,0 +1,64 @@
+import MiniSearch from 'minisearch';
+import type { CorpusDocument, QnaSystem } from '../data/model.js';
+import { type FilterExpression, matchesFilter } from './filter.js';
+
+/** One indexed paragraph of a document. */
+export interface Passage {
+  id: number;
+  document: CorpusDocument;
+  text: string;
+}
+
+export interface Hit {
+  passage: Passage;
+  score: number;
+}
+
+const stopWords = new Set(
+  'a an and are as at be by can do does for from has have how i if in is it its me my of on or our so that the their then there this to was we what when where which who why will with you your'.split(
+    ' ',
+  ),
+);
+
+/** Lower-cases, drops stop words and a plural `s`, so "passwords" finds "password". */
+export function normaliseTerm(term: string): string | null {
+  const t = term.toLowerCase();
+  if (stopWords.has(t)) return null;
+  return t.length > 3 && t.endsWith('s') && !t.endsWith('ss') ? t.slice(0, -1) : t;
+}
+
+/** Ranked retrieval over one system's paragraphs (MiniSearch BM25 with fuzzy and prefix matching). */
+export class Retriever {
+  private readonly passages: Passage[] = [];
+  private readonly index = new MiniSearch<{ id: number; title: string; text: string }>({
+    fields: ['title', 'text'],
+    processTerm: normaliseTerm,
+    searchOptions: { boost: { title: 1.5 }, prefix: true, fuzzy: 0.15, combineWith: 'OR' },
+  });
+
+  constructor(system: QnaSystem) {
+    for (const document of system.documents) {
+      for (const text of document.paragraphs) {
+        const passage = { id: this.passages.length, document, text };
+        this.passages.push(passage);
+        this.index.add({ id: passage.id, title: document.title, text });
+      }
+    }
+  }
+
+  search(query: string, filter: FilterExpression, limit: number): Hit[] {
+    const results = this.index.search(query, {
+      filter: (r) => {
+        const passage = this.passages[r.id as number];
+        return passage !== undefined && matchesFilter(passage.document, filter);
+      },
+    });
+    const hits: Hit[] = [];
+    for (const r of results) {
+      const passage = this.passages[r.id as number];
+      if (passage) hits.push({ passage, score: r.score });
+      if (hits.length >= limit) break;
+    }
+    return hits;
+  }
+}

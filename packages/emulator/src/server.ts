@@ -1,0 +1,259 @@
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { providedValuesUri } from './a2a/provided-values.js';
+import { A2AServer } from './a2a/stream.js';
+import { getAgentCard, listAgentLlmProviders, listAgents, respondToAgent } from './agents/handlers.js';
+import { loadDataDirectory } from './data/data-directory.js';
+import { seededDataset } from './data/seed.js';
+import { Authenticator } from './http/auth.js';
+import { readBody } from './http/body.js';
+import { corsHeaders } from './http/cors.js';
+import { errorBody, HttpError } from './http/errors.js';
+import type { Exchange } from './http/exchange.js';
+import { checkFaultRule, FaultList, type FaultRule } from './http/faults.js';
+import { Query } from './http/query.js';
+import { type RecordedRequest, RequestRecorder } from './http/recorder.js';
+import { Reply } from './http/reply.js';
+import { matchPath, type OperationId, route } from './http/router.js';
+import type { EmulatorOptions } from './options.js';
+import {
+  answerQnaQuestion,
+  getQnaDocument,
+  getQnaSystem,
+  listQnaFilters,
+  listQnaLlmProviders,
+  listQnaSystems,
+  searchQnaSystem,
+} from './qna/handlers.js';
+import { ServiceState } from './state.js';
+
+export interface Emulator {
+  /** `http://host:port`, without a trailing slash. */
+  readonly url: string;
+  /** The first configured API key (a generated one if none was given). */
+  readonly apiKey: string;
+  /** The provided-values extension URI in force. */
+  readonly extensionUri: string;
+  /** Requests received, newest last (the last 500; control requests are not recorded). */
+  readonly requests: RecordedRequest[];
+  clearRequests(): void;
+  readonly faults: { add(rule: FaultRule): void; clear(): void };
+  /** A2A streams open right now. */
+  readonly openStreams: number;
+  /** Stops listening and closes every open connection and stream. */
+  close(): Promise<void>;
+}
+
+const controlPrefix = '/_emulator/';
+
+/** Starts the emulator on plain node:http and resolves once it listens. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const apiKeys = options.apiKeys?.length
+    ? [...options.apiKeys]
+    : [`dwz_${randomBytes(18).toString('base64url')}`];
+  const limits = {
+    maxBodyBytes: options.limits?.maxBodyBytes ?? 1024 * 1024,
+    requestTimeoutMs: options.limits?.requestTimeoutMs ?? 30_000,
+    streamTimeoutMs: options.limits?.streamTimeoutMs ?? 300_000,
+    maxConcurrentStreams: options.limits?.maxConcurrentStreams ?? 64,
+  };
+  const dataset = seededDataset({ noDefaultLlm: options.noDefaultLlm ?? false });
+  if (options.data) dataset.systems.push(...(await loadDataDirectory(options.data, dataset.account)));
+  const state = new ServiceState(dataset);
+  const extensionUri = providedValuesUri(options.extensionBase ?? 'https://dataworkz.com');
+  const auth = new Authenticator({
+    apiKeys,
+    ...(options.jwtSecret ? { jwtSecret: options.jwtSecret } : {}),
+    ...(options.jwks ? { jwks: options.jwks } : {}),
+  });
+  const faults = new FaultList();
+  for (const rule of options.faults ?? []) faults.add(rule);
+  const recorder = new RequestRecorder();
+  let url = '';
+  const a2a = new A2AServer(state, () => url, extensionUri, limits);
+  const closing = new AbortController();
+  let requestCounter = 0;
+
+  const operations: Record<OperationId, (ex: Exchange) => void | Promise<void>> = {
+    listAgents: (ex) => listAgents(state, ex),
+    respondToAgent: (ex) => respondToAgent(state, ex),
+    listAgentLlmProviders: (ex) => listAgentLlmProviders(state, ex),
+    getAgentCardLegacy: (ex) => getAgentCard(state, ex, url, extensionUri),
+    getAgentCard: (ex) => getAgentCard(state, ex, url, extensionUri),
+    streamAgent: (ex) => a2a.handle(ex),
+    listQnaSystems: (ex) => listQnaSystems(state, ex),
+    getQnaSystem: (ex) => getQnaSystem(state, ex),
+    listQnaLlmProviders: (ex) => listQnaLlmProviders(state, ex),
+    searchQnaSystem: (ex) => searchQnaSystem(state, ex),
+    answerQnaQuestion: (ex) => answerQnaQuestion(state, ex),
+    listQnaFilters: (ex) => listQnaFilters(state, ex),
+    getQnaDocument: (ex) => getQnaDocument(state, ex),
+  };
+
+  /** The control endpoints: faults and recorded requests, behind the same auth as the API. */
+  function control(method: string, path: string, body: string, reply: Reply): void {
+    if (path === '/_emulator/faults' && method === 'POST') {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(body);
+      } catch {
+        throw new HttpError(400, 'The request body is not valid JSON');
+      }
+      const rules = (Array.isArray(parsed) ? parsed : [parsed]).map(checkFaultRule);
+      for (const rule of rules) faults.add(rule);
+      reply.json(200, { added: rules.length, active: faults.size });
+    } else if (path === '/_emulator/faults' && method === 'DELETE') {
+      faults.clear();
+      reply.json(200, { active: 0 });
+    } else if (path === '/_emulator/requests' && method === 'GET') {
+      reply.json(200, recorder.requests);
+    } else if (path === '/_emulator/requests' && method === 'DELETE') {
+      recorder.clear();
+      reply.json(200, { requests: 0 });
+    } else {
+      throw new HttpError(404, `No endpoint ${method} ${path}`, {}, 'NOT_FOUND');
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const rawUrl = req.url ?? '/';
+    const at = rawUrl.indexOf('?');
+    const path = at < 0 ? rawUrl : rawUrl.slice(0, at);
+    const rawQuery = at < 0 ? '' : rawUrl.slice(at + 1);
+    requestCounter += 1;
+    const baseHeaders = { 'x-request-id': `req-${requestCounter}`, ...corsHeaders(options.cors, req) };
+    const aborted = new AbortController();
+    res.on('close', () => aborted.abort());
+    closing.signal.addEventListener('abort', () => aborted.abort(), { once: true, signal: aborted.signal });
+    let reply = new Reply(res, baseHeaders);
+    try {
+      const body = await readBody(req, limits.maxBodyBytes).catch((error: unknown) => {
+        recordRequest(method, path, rawQuery, req, '');
+        throw error;
+      });
+      const isControl = path.startsWith(controlPrefix);
+      if (!isControl) recordRequest(method, path, rawQuery, req, body);
+      if (method === 'OPTIONS') {
+        res.writeHead(204, { ...baseHeaders, allow: 'GET, POST, DELETE, OPTIONS' }).end();
+        return;
+      }
+      if (isControl) {
+        await auth.check(req.headers.authorization);
+        control(method, path, body, reply);
+        return;
+      }
+      const { matches } = matchPath(path);
+      const operationId = (matches.find((m) => m.method === method) ?? matches[0])?.operationId;
+      const fault = path.startsWith('/api/') ? faults.take(operationId ?? '') : undefined;
+      if (fault) {
+        if (fault.latencyMs) await delay(fault.latencyMs, aborted.signal);
+        if (fault.drop === 'before-headers') {
+          req.socket.destroy();
+          return;
+        }
+        reply = new Reply(res, baseHeaders, fault);
+        if (fault.status !== undefined || fault.body !== undefined) {
+          const status = fault.status ?? 200;
+          reply.send(
+            status,
+            'application/json',
+            fault.body ?? JSON.stringify(errorBody(status, 'Injected fault', path, 'INJECTED_FAULT')),
+          );
+          return;
+        }
+      }
+      await auth.check(req.headers.authorization);
+      const { params } = route(method, path);
+      if (!operationId) throw new HttpError(404, `No endpoint ${method} ${path}`);
+      const exchange: Exchange = {
+        req,
+        path,
+        params,
+        query: new Query(rawQuery),
+        body,
+        reply,
+        signal: aborted.signal,
+      };
+      await operations[operationId](exchange);
+    } catch (error) {
+      if (reply.finished) {
+        if (!res.writableEnded) res.destroy();
+        return;
+      }
+      if (error instanceof HttpError) {
+        reply.json(error.status, errorBody(error.status, error.message, path, error.code), error.headers);
+      } else {
+        // Unexpected: answer without details (they could carry request data) and keep serving.
+        reply.json(500, errorBody(500, 'The emulator failed to handle the request', path, 'INTERNAL'));
+      }
+    }
+  }
+
+  function recordRequest(method: string, path: string, query: string, req: IncomingMessage, body: string) {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    recorder.record({ method, path, query, headers, body });
+  }
+
+  const server = createServer(
+    { requestTimeout: limits.requestTimeoutMs, headersTimeout: Math.min(limits.requestTimeoutMs, 30_000) },
+    (req, res) => {
+      void handle(req, res);
+    },
+  );
+  server.on('clientError', (_error, socket) => {
+    // Unparseable requests (bad headers, bad request line) get a 400, never a crash.
+    if (socket.writable) {
+      const body = JSON.stringify(errorBody(400, 'Malformed HTTP request', '', 'BAD_REQUEST'));
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
+    } else {
+      socket.destroy();
+    }
+  });
+  server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  url = `http://${host}:${address.port}`;
+
+  return {
+    url,
+    apiKey: apiKeys[0] ?? '',
+    extensionUri,
+    get requests() {
+      return recorder.requests;
+    },
+    clearRequests: () => recorder.clear(),
+    faults: { add: (rule) => faults.add(rule), clear: () => faults.clear() },
+    get openStreams() {
+      return a2a.openStreams;
+    },
+    close: async () => {
+      closing.abort();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}

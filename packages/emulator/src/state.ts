@@ -1,0 +1,62 @@
+import type { AgentDefinition } from './agents/model.js';
+import type { KnowledgeSource } from './agents/toolbox.js';
+import type { Dataset, QnaSystem } from './data/model.js';
+import { HttpError } from './http/errors.js';
+import { Retriever } from './qna/retriever.js';
+
+/** The dataset with its search indexes, and lookups that answer 404 for unknown ids. */
+export class ServiceState {
+  readonly knowledge = new Map<string, KnowledgeSource>();
+  private readonly agents = new Map<string, AgentDefinition>();
+
+  constructor(readonly dataset: Dataset) {
+    for (const system of dataset.systems) {
+      this.knowledge.set(system.systemId, { system, retriever: new Retriever(system) });
+    }
+    for (const agent of dataset.agents) this.agents.set(agent.agentId, agent);
+  }
+
+  agent(agentId: string): AgentDefinition {
+    const agent = this.agents.get(agentId);
+    if (!agent) throw new HttpError(404, `No agent with id: ${agentId}`, {}, 'AGENT_NOT_FOUND');
+    return agent;
+  }
+
+  system(systemId: string): KnowledgeSource {
+    const source = this.knowledge.get(systemId);
+    if (!source) throw new HttpError(404, `No QnA system with id: ${systemId}`, {}, 'SYSTEM_NOT_FOUND');
+    return source;
+  }
+
+  /** LLMs an agent may run on: the account's and its own. */
+  agentLlms(agent: AgentDefinition): Record<string, string> {
+    return { ...this.dataset.account.llms, ...agent.llms };
+  }
+
+  /** `llmId`, else the agent's LLM, else the account default; 400 when none or an unknown one. */
+  selectAgentLlm(agent: AgentDefinition, llmId: string | undefined): { llmId: string; model: string } {
+    const llms = this.agentLlms(agent);
+    const chosen = llmId ?? agent.llmId ?? this.dataset.account.defaultLlmId;
+    if (chosen === undefined) {
+      throw new HttpError(
+        400,
+        `No LLM could be determined for agent ${agent.agentId}: pass llmId, configure an LLM in the agent, or mark an account LLM as default`,
+        {},
+        'LLM_NOT_DETERMINED',
+      );
+    }
+    const model = llms[chosen];
+    if (model === undefined) throw unknownLlm(chosen, `agent ${agent.agentId}`);
+    return { llmId: chosen, model };
+  }
+
+  /** An LLM id must be one configured for the system. */
+  checkSystemLlm(system: QnaSystem, llmProviderId: string): void {
+    if (system.llms[llmProviderId] === undefined)
+      throw unknownLlm(llmProviderId, `QnA system ${system.systemId}`);
+  }
+}
+
+function unknownLlm(llmId: string, owner: string): HttpError {
+  return new HttpError(400, `LLM provider ${llmId} is not configured for ${owner}`, {}, 'LLM_NOT_CONFIGURED');
+}
