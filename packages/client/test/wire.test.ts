@@ -259,7 +259,8 @@ describe('qna', () => {
 
     const streamed = await dw.qna.document('sys-1', { documentId: 'd' });
     const chunks: Uint8Array[] = [];
-    for await (const chunk of streamed.body as ReadableStream<Uint8Array>) chunks.push(chunk);
+    const reader = (streamed.body as ReadableStream<Uint8Array>).getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
     expect(Buffer.concat(chunks)).toEqual(bytes);
     expect(last().query).toBe('documentId=d');
 

@@ -3,7 +3,7 @@ import type { Credentials } from './credentials.js';
 import { classifyFailure, Deadline, sleep } from './deadline.js';
 import { APIConnectionError, APIError, AuthenticationError, type DataworkzError } from './errors.js';
 import type { Log } from './logger.js';
-import { redactHeaders, redactUrl, scrubSecrets } from './redact.js';
+import { redactHeaders, redactUrl, scrubError, scrubSecrets, scrubValue } from './redact.js';
 
 /** Options every method takes as its last argument. */
 export interface RequestOptions {
@@ -97,6 +97,7 @@ export class Transport {
       }
       deadline.clear();
       failure.attempts = attempt;
+      if (failure instanceof APIError) scrubError(failure, credentials.knownSecrets());
 
       if (failure instanceof AuthenticationError && credentials.refreshable && !refreshed) {
         refreshed = true;
@@ -165,20 +166,15 @@ export class Transport {
 
   /** The typed error for a non-2xx response whose body openapi-fetch already read and parsed. */
   apiError(response: Response, body: unknown): APIError {
-    return APIError.generate(response.status, this.scrub(body), response.headers);
+    return APIError.generate(
+      response.status,
+      scrubValue(body, this.config.credentials.knownSecrets()),
+      response.headers,
+    );
   }
 
   /** Removes any credential this client sent from text the server returned. */
   scrubText = (text: string): string => scrubSecrets(text, this.config.credentials.knownSecrets());
-
-  private scrub(body: unknown): unknown {
-    const secrets = this.config.credentials.knownSecrets();
-    if (typeof body === 'string') return scrubSecrets(body, secrets);
-    if (body === null || typeof body !== 'object') return body;
-    const text = JSON.stringify(body);
-    const scrubbed = scrubSecrets(text, [...secrets, ...secrets.map((s) => JSON.stringify(s).slice(1, -1))]);
-    return scrubbed === text ? body : JSON.parse(scrubbed);
-  }
 
   private async follow(request: Request): Promise<Response> {
     const fetchImpl = this.config.fetch;
