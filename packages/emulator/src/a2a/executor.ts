@@ -55,8 +55,6 @@ export class DataworkzAgentExecutor implements AgentExecutor {
     const extensionActive = ctx.context?.requestedExtensions?.includes(this.extensionUri) ?? false;
     if (extensionActive) ctx.context?.addActivatedExtension(this.extensionUri);
     const conversation = this.conversation(contextId);
-    if (extensionActive)
-      Object.assign(conversation.contextValues, readProvidedValues(userMessage, this.extensionUri));
     const text = userMessage.parts
       .map((p) => (p.kind === 'text' ? p.text : ''))
       .join(' ')
@@ -92,6 +90,8 @@ export class DataworkzAgentExecutor implements AgentExecutor {
 
     try {
       if (!llm) throw new AgentRunError('No LLM was selected for this request');
+      if (extensionActive)
+        Object.assign(conversation.contextValues, readProvidedValues(userMessage, this.extensionUri));
       const outcome = await runAgent(
         this.agent,
         { text, history: [...conversation.turns], contextValues: { ...conversation.contextValues }, llm },

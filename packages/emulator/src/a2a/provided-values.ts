@@ -1,20 +1,14 @@
 import type { Message } from '@a2a-js/sdk';
+import { readProvidedValues as readValues } from '@dataworkz/context-values';
+import { AgentRunError } from '../agents/model.js';
 
-/** The provided-values extension URI under a deployment's extension base. */
-export function providedValuesUri(extensionBase: string): string {
-  return `${extensionBase.replace(/\/+$/, '')}/agents/ext/provided-values/v1`;
-}
+export { providedValuesUri } from '@dataworkz/context-values';
 
-/**
- * Context values carried by a message: every `data` part whose metadata marks it with the
- * extension URI (`{[uri]: true}`). Later parts override earlier ones.
- */
+/** Context values a message carries under the extension URI; malformed values fail the run with the reason. */
 export function readProvidedValues(message: Message, uri: string): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  for (const part of message.parts ?? []) {
-    if (part.kind !== 'data' || part.metadata?.[uri] !== true) continue;
-    if (typeof part.data === 'object' && part.data !== null && !Array.isArray(part.data))
-      Object.assign(values, part.data);
+  try {
+    return readValues(message, uri) ?? {};
+  } catch (error) {
+    throw new AgentRunError(`Invalid provided values: ${(error as Error).message}`);
   }
-  return values;
 }

@@ -73,7 +73,7 @@ export const seed = {
     passwordReset21: {
       systemId: productDocsSystemId,
       documentId: stableId('product-docs/password-reset/2.1'),
-      format: 'txt',
+      format: 'pdf',
     },
   },
   /** Order numbers the orders API knows (1001 shipped, 1002 and 1006 delivered, 1003 processing, 1005 cancelled). */
