@@ -27,7 +27,10 @@ export interface A2ADataPart {
 
 export interface A2AFilePart {
   kind: 'file';
-  file: { name?: string; mimeType?: string; bytes?: string; uri?: string };
+  /** Base64 `bytes` or a `uri`. */
+  file:
+    | { name?: string; mimeType?: string; bytes: string }
+    | { name?: string; mimeType?: string; uri: string };
   metadata?: { [key: string]: unknown };
 }
 
