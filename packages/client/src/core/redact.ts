@@ -1,5 +1,7 @@
 const REDACTED = '[redacted]';
 const SENSITIVE_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key)$/i;
+// Shorter values are too likely to occur by chance; scrubbing them would mangle unrelated text.
+const MIN_SCRUBBED_LENGTH = 8;
 const SENSITIVE_QUERY_NAME = /key|token|secret|password|auth|signature/i;
 
 /** Headers as a plain object for a log line, credentials and cookies replaced. */
@@ -35,7 +37,7 @@ export function redactUrl(url: string): string {
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) {
-    if (secret.length > 0 && out.includes(secret)) out = out.split(secret).join(REDACTED);
+    if (secret.length >= MIN_SCRUBBED_LENGTH && out.includes(secret)) out = out.split(secret).join(REDACTED);
   }
   return out;
 }
