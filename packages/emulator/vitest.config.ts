@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+// Tests run from src through the `source` export condition (Vitest runs tests in Vite's SSR environment).
 export default defineConfig({
   resolve: { conditions: ['source'] },
+  ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
   test: { include: ['test/**/*.test.ts'], testTimeout: 20_000 },
 });

@@ -34,5 +34,7 @@ export interface EmulatorOptions {
   extensionBase?: string;
   /** Leave the account without a default LLM, so an agent without its own LLM cannot run without `llmId`. */
   noDefaultLlm?: boolean;
+  /** Pause before each task update of a stream, to show progress the way a real agent does. Default 0. */
+  agentStepDelayMs?: number;
   limits?: EmulatorLimits;
 }

@@ -72,7 +72,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   for (const rule of options.faults ?? []) faults.add(rule);
   const recorder = new RequestRecorder();
   let url = '';
-  const a2a = new A2AServer(state, () => url, extensionUri, limits);
+  const a2a = new A2AServer(state, () => url, extensionUri, {
+    ...limits,
+    stepDelayMs: options.agentStepDelayMs ?? 0,
+  });
   const closing = new AbortController();
   let requestCounter = 0;
 

@@ -35,6 +35,7 @@ export class DataworkzAgentExecutor implements AgentExecutor {
     private readonly agent: AgentDefinition,
     private readonly knowledge: Map<string, KnowledgeSource>,
     private readonly extensionUri: string,
+    private readonly stepDelayMs = 0,
   ) {}
 
   async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
@@ -80,6 +81,7 @@ export class DataworkzAgentExecutor implements AgentExecutor {
       ...(metadata ? { metadata } : {}),
     });
     const onStep = async (step: AgentStep) => {
+      if (this.stepDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.stepDelayMs));
       if (this.cancelled.has(taskId)) throw new AgentRunError('The task was cancelled');
       publish(
         'working',

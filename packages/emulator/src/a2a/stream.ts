@@ -15,6 +15,8 @@ import { DataworkzAgentExecutor, StreamCaller } from './executor.js';
 export interface StreamLimits {
   streamTimeoutMs: number;
   maxConcurrentStreams: number;
+  /** Pause before each task update. */
+  stepDelayMs: number;
 }
 
 const streamingMethods = new Set(['message/stream', 'tasks/resubscribe']);
@@ -34,7 +36,12 @@ export class A2AServer {
   private transport(agent: AgentDefinition): JsonRpcTransportHandler {
     let transport = this.handlers.get(agent.agentId);
     if (!transport) {
-      const executor = new DataworkzAgentExecutor(agent, this.state.knowledge, this.extensionUri);
+      const executor = new DataworkzAgentExecutor(
+        agent,
+        this.state.knowledge,
+        this.extensionUri,
+        this.limits.stepDelayMs,
+      );
       const card = agentCard(agent, this.baseUrl(), this.extensionUri);
       transport = new JsonRpcTransportHandler(
         new DefaultRequestHandler(card, new InMemoryTaskStore(), executor),
