@@ -92,8 +92,9 @@ export function reframeEventStream(
           fail(controller, readFailure(error));
           return;
         }
-        // A final blank line dispatches an event whose closing blank line never came.
-        parser.feed(result.done ? `${decoder.decode()}\n\n` : decoder.decode(result.value, { stream: true }));
+        // At the end one line break completes a last line (a lone CR may await its LF): an event whose
+        // last line is whole is dispatched, a fragment cut off mid-line is dropped.
+        parser.feed(result.done ? `${decoder.decode()}\n` : decoder.decode(result.value, { stream: true }));
         if (failure) {
           fail(controller, failure);
           return;

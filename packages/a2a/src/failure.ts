@@ -10,6 +10,7 @@ function mentionsNoLlm(error: DataworkzError): boolean {
   if (NO_LLM.test(error.message)) return true;
   if (error instanceof APIError) {
     const body = error.body;
+    if ((body as { code?: unknown } | null)?.code === 'LLM_NOT_DETERMINED') return true;
     const text = typeof body === 'string' ? body : JSON.stringify(body ?? '');
     return NO_LLM.test(text);
   }

@@ -96,6 +96,16 @@ describe('stream faults', () => {
     });
   });
 
+  it('a final event cut off mid-line is dropped: an IncompleteStreamError', async () => {
+    handler = (_req, res, body) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(
+        `data: ${JSON.stringify({ jsonrpc: '2.0', id: requestId(body), result: completed('Done') }).slice(0, 60)}`,
+      );
+    };
+    expect(await failure()).toBeInstanceOf(IncompleteStreamError);
+  });
+
   it('an empty event stream is an IncompleteStreamError', async () => {
     handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -254,7 +264,7 @@ describe('stream faults', () => {
 });
 
 describe('tolerance', () => {
-  it('reads CRLF line endings, comments, unknown fields and a last event without its blank line', async () => {
+  it('reads CRLF line endings, comments, unknown fields, multi-line data and a last event without its blank line', async () => {
     handler = (_req, res, body) => {
       res.writeHead(200, { 'content-type': 'Text/Event-Stream; charset=utf-8' });
       const id = requestId(body);
@@ -269,7 +279,7 @@ describe('tolerance', () => {
           2,
         )
           .split('\n')
-          .join('\r\ndata: ')}`,
+          .join('\r\ndata: ')}\r\n`,
       );
     };
     const { answer, state } = await streamAgent(dw, 'agent-1', { text: 'Hi' }).finalAnswer();
