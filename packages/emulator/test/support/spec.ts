@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import * as formatsModule from 'ajv-formats';
 import { parse } from 'yaml';
 
 const specPath = fileURLToPath(new URL('../../../../spec/openapi.yaml', import.meta.url));
@@ -12,6 +12,8 @@ const spec = parse(readFileSync(specPath, 'utf8')) as {
 
 // The spec is OpenAPI 3.1, whose schemas are JSON Schema 2020-12; `example` is an OpenAPI annotation.
 const ajv = new Ajv2020({ strict: false, allErrors: true });
+// ajv-formats is CommonJS: under NodeNext its default import is the module object.
+const addFormats = formatsModule.default as unknown as (ajv: Ajv2020) => Ajv2020;
 addFormats(ajv);
 ajv.addFormat('int32', {
   type: 'number',
