@@ -32,9 +32,9 @@ async function collect(run: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
   return events;
 }
 
-async function streamsClosed(): Promise<void> {
+async function streamsClosed(server: Emulator): Promise<void> {
   // The emulator counts a stream closed once its socket closes; that follows the abort by a few ticks.
-  while (emu.openStreams > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  while (server.openStreams > 0) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 describe('streamAgent against the emulator', () => {
@@ -94,21 +94,42 @@ describe('streamAgent against the emulator', () => {
     expect(next.answer).toMatch(/1003/);
   });
 
-  it('closes the connection when the loop breaks, or the run is aborted', async () => {
-    const run = streamAgent(dw, orderStatus, { text: 'Where is order 1001?' });
-    for await (const event of run) {
-      if (event.type === 'task') break;
-    }
-    await expect(run.finalAnswer()).rejects.toBeInstanceOf(APIUserAbortError);
-    await streamsClosed();
-    expect(emu.openStreams).toBe(0);
+  it('closes the connection when the loop breaks, or the run is aborted, while the agent is still working', async () => {
+    // Steps 30 s apart: the stream can only close this soon because the client closed it.
+    const slow = await startEmulator({ port: 0, apiKeys: [apiKey], agentStepDelayMs: 30_000 });
+    try {
+      const client = new Dataworkz({ baseUrl: slow.url, apiKey, maxRetries: 0 });
+      const run = streamAgent(client, orderStatus, { text: 'Where is order 1001?' });
+      for await (const event of run) {
+        if (event.type === 'task') {
+          expect(slow.openStreams).toBe(1);
+          break;
+        }
+      }
+      await expect(run.finalAnswer()).rejects.toBeInstanceOf(APIUserAbortError);
+      await streamsClosed(slow);
 
-    const aborted = streamAgent(dw, orderStatus, { text: 'Where is order 1001?' });
-    const loop = (async () => {
-      for await (const _event of aborted) aborted.abort();
-    })();
-    await expect(loop).rejects.toBeInstanceOf(APIUserAbortError);
-    await streamsClosed();
+      const aborted = streamAgent(client, orderStatus, { text: 'Where is order 1001?' });
+      const loop = (async () => {
+        for await (const _event of aborted) aborted.abort();
+      })();
+      await expect(loop).rejects.toBeInstanceOf(APIUserAbortError);
+      await streamsClosed(slow);
+
+      const controller = new AbortController();
+      const signalled = streamAgent(client, orderStatus, {
+        text: 'Where is order 1001?',
+        signal: controller.signal,
+      });
+      const iterator = signalled[Symbol.asyncIterator]();
+      await iterator.next();
+      controller.abort();
+      await expect(iterator.next()).rejects.toBeInstanceOf(APIUserAbortError);
+      await streamsClosed(slow);
+      expect(slow.openStreams).toBe(0);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('rejects a run aborted while the response is delayed', async () => {
