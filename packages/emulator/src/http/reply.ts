@@ -9,6 +9,7 @@ type Headers = Record<string, string | number>;
  */
 export class Reply {
   private streamEvents = 0;
+  private cutting = false;
 
   constructor(
     private readonly res: ServerResponse,
@@ -75,11 +76,12 @@ export class Reply {
   }
 
   endStream(): void {
-    if (!this.res.destroyed && !this.res.writableEnded) this.res.end();
+    if (!this.cutting && !this.res.destroyed && !this.res.writableEnded) this.res.end();
   }
 
   /** Sends the first half of `bytes`, then destroys the socket mid-body. */
   private cut(bytes: Buffer): void {
+    this.cutting = true;
     this.res.write(bytes.subarray(0, Math.max(1, Math.floor(bytes.length / 2))), () => this.res.destroy());
   }
 }

@@ -21,10 +21,10 @@ interface Retrieved {
   limit: number;
 }
 
-/** `context=N` in `properties` sets how many results are retrieved (1 to 50). */
+/** `context=N` in `properties` sets how many results are retrieved (1 to 200). */
 function limitOf(properties: Map<string, string>, fallback: number): number {
   const n = Number.parseInt(properties.get('context') ?? '', 10);
-  return Number.isInteger(n) && n >= 1 ? Math.min(n, 50) : fallback;
+  return Number.isInteger(n) && n >= 1 ? Math.min(n, 200) : fallback;
 }
 
 function retrieve(

@@ -1,0 +1,201 @@
+import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { streamAll } from './support/a2a.js';
+import { call, obj, q } from './support/http.js';
+
+let emu: Emulator;
+beforeAll(async () => {
+  emu = await startEmulator({
+    apiKeys: ['fault-key'],
+    faults: [{ route: 'listQnaFilters', status: 429, headers: { 'retry-after': '2' } }],
+  });
+});
+afterAll(() => emu.close());
+afterEach(() => emu.faults.clear());
+
+const systemId = seed.systems.productDocs.systemId;
+const searchPath = `/api/qna/v1/systems/${systemId}/search?${q({ query: 'backup' })}`;
+const raw = (path: string, init: RequestInit = {}) =>
+  fetch(`${emu.url}${path}`, {
+    ...init,
+    headers: { authorization: `SSWS ${emu.apiKey}`, ...init.headers },
+    signal: AbortSignal.timeout(10_000),
+  });
+
+describe('fault injection', () => {
+  it('applies faults given at start', async () => {
+    const res = await call(emu, `/api/qna/v1/systems/${systemId}/filters`);
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('2');
+    expect(obj(res.json)).toMatchObject({ status: 429, error: 'Too Many Requests' });
+    expect((await call(emu, `/api/qna/v1/systems/${systemId}/filters`)).status).toBe(200);
+  });
+
+  it('answers a status with headers for as many requests as `times`, then recovers', async () => {
+    emu.faults.add({
+      route: 'searchQnaSystem',
+      times: 2,
+      status: 503,
+      headers: { 'retry-after-ms': '10', 'x-should-retry': 'true' },
+    });
+    const first = await call(emu, searchPath);
+    expect(first.status).toBe(503);
+    expect(first.headers.get('retry-after-ms')).toBe('10');
+    expect(first.headers.get('x-should-retry')).toBe('true');
+    expect((await call(emu, searchPath)).status).toBe(503);
+    expect((await call(emu, searchPath)).status).toBe(200);
+  });
+
+  it('matches the route by operationId and leaves other routes alone', async () => {
+    emu.faults.add({ route: 'answerQnaQuestion', status: 500 });
+    expect((await call(emu, searchPath)).status).toBe(200);
+    expect((await call(emu, '/api/agents/v1/')).status).toBe(200);
+    const answer = await call(
+      emu,
+      `/api/qna/v1/systems/${systemId}/answer?${q({ questionText: 'backup', llmProviderId: seed.llms.accountDefault })}`,
+    );
+    expect(answer.status).toBe(500);
+  });
+
+  it('applies rules in order of addition, `*` matching every API route', async () => {
+    emu.faults.add({ route: '*', status: 502 });
+    emu.faults.add({ route: 'listAgents', status: 504 });
+    expect((await call(emu, '/api/agents/v1/')).status).toBe(502);
+    expect((await call(emu, '/api/agents/v1/')).status).toBe(504);
+    expect((await call(emu, '/api/agents/v1/')).status).toBe(200);
+  });
+
+  it('sends a custom body and content type', async () => {
+    emu.faults.add({
+      route: 'listAgents',
+      status: 502,
+      body: '<html>Bad gateway</html>',
+      contentType: 'text/html',
+    });
+    const res = await call(emu, '/api/agents/v1/');
+    expect(res.status).toBe(502);
+    expect(res.headers.get('content-type')).toBe('text/html');
+    expect(res.text).toBe('<html>Bad gateway</html>');
+  });
+
+  it('delays a request and then answers it normally', async () => {
+    emu.faults.add({ route: 'listAgents', latencyMs: 50 });
+    const res = await call(emu, '/api/agents/v1/');
+    expect(res.status).toBe(200);
+    expect(Array.isArray(res.json)).toBe(true);
+  });
+
+  it('drops the connection before any header', async () => {
+    emu.faults.add({ route: 'listAgents', drop: 'before-headers' });
+    await expect(raw('/api/agents/v1/')).rejects.toThrow(TypeError);
+    expect((await call(emu, '/api/agents/v1/')).status).toBe(200);
+  });
+
+  it('drops the connection in the middle of a body', async () => {
+    emu.faults.add({ route: 'searchQnaSystem', drop: 'during-body' });
+    const res = await raw(searchPath);
+    expect(res.status).toBe(200);
+    await expect(res.text()).rejects.toThrow();
+  });
+
+  it('drops the connection in the middle of a stream', async () => {
+    emu.faults.add({ route: 'streamAgent', drop: 'during-body' });
+    await expect(
+      streamAll(emu, seed.agents.orderStatus.agentId, { text: 'Where is order 1001?' }),
+    ).rejects.toThrow();
+  });
+
+  it('sends a truncated, invalid JSON body', async () => {
+    emu.faults.add({ route: 'listQnaSystems', malformed: true });
+    const res = await raw('/api/qna/v1/systems');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    const text = await res.text();
+    expect(text.length).toBeGreaterThan(0);
+    expect(() => JSON.parse(text)).toThrow(SyntaxError);
+  });
+
+  it('sends a truncated stream event', async () => {
+    emu.faults.add({ route: 'streamAgent', malformed: true });
+    await expect(
+      streamAll(emu, seed.agents.orderStatus.agentId, { text: 'Where is order 1001?' }),
+    ).rejects.toThrow();
+  });
+
+  describe('control endpoint', () => {
+    it('adds one rule or an array, and clears them', async () => {
+      const added = await call(emu, '/_emulator/faults', {
+        method: 'POST',
+        body: JSON.stringify([
+          { route: 'listAgents', status: 503 },
+          { route: 'listAgents', status: 429 },
+        ]),
+      });
+      expect(obj(added.json)).toEqual({ added: 2, active: 2 });
+      expect((await call(emu, '/api/agents/v1/')).status).toBe(503);
+      await call(emu, '/_emulator/faults', {
+        method: 'POST',
+        body: JSON.stringify({ route: 'listAgents', status: 500 }),
+      });
+      expect((await call(emu, '/_emulator/faults', { method: 'DELETE' })).status).toBe(200);
+      expect((await call(emu, '/api/agents/v1/')).status).toBe(200);
+    });
+
+    it.each([
+      ['not json', '{'],
+      ['a bad field', JSON.stringify({ route: 'listAgents', stauts: 500 })],
+      ['a bad status', JSON.stringify({ status: 99 })],
+      ['a bad drop', JSON.stringify({ drop: 'sometimes' })],
+      ['a header with a newline', JSON.stringify({ headers: { 'x-a': 'b\r\nset-cookie: c' } })],
+      ['zero times', JSON.stringify({ times: 0 })],
+    ])('refuses %s with 400', async (_name, body) => {
+      const res = await call(emu, '/_emulator/faults', { method: 'POST', body });
+      expect(res.status).toBe(400);
+      expect(obj(res.json).status).toBe(400);
+    });
+
+    it('refuses a bad rule given to faults.add', () => {
+      expect(() => emu.faults.add({ status: 42 })).toThrow(/status/);
+    });
+  });
+});
+
+describe('request recording', () => {
+  it('records method, path, raw query, lower-case headers and body, newest last', async () => {
+    emu.clearRequests();
+    await call(
+      emu,
+      `/api/agents/v1/${seed.agents.orderStatus.agentId}/response?userText=hi%20there&llmProviderId=x`,
+      {
+        method: 'POST',
+        headers: { 'X-Custom': 'yes', 'content-type': 'application/json' },
+        body: '{"contextValues":{}}',
+      },
+    );
+    await call(emu, '/api/agents/v1/');
+    expect(emu.requests).toHaveLength(2);
+    const [first, second] = emu.requests;
+    expect(first).toMatchObject({
+      method: 'POST',
+      path: `/api/agents/v1/${seed.agents.orderStatus.agentId}/response`,
+      query: 'userText=hi%20there&llmProviderId=x',
+      body: '{"contextValues":{}}',
+    });
+    expect(first?.headers['x-custom']).toBe('yes');
+    expect(first?.headers.authorization).toBe(`SSWS ${emu.apiKey}`);
+    expect(second?.path).toBe('/api/agents/v1/');
+  });
+
+  it('serves the record over the control endpoint, without its own requests', async () => {
+    emu.clearRequests();
+    await call(emu, '/api/qna/v1/systems');
+    const res = await call(emu, '/_emulator/requests');
+    expect((res.json as { path: string }[]).map((r) => r.path)).toEqual(['/api/qna/v1/systems']);
+  });
+
+  it('keeps only the most recent 500', async () => {
+    emu.clearRequests();
+    await Promise.all(Array.from({ length: 520 }, (_, i) => call(emu, `/api/qna/v1/systems?n=${i}`)));
+    expect(emu.requests).toHaveLength(500);
+  });
+});
