@@ -70,6 +70,17 @@ export function reframeEventStream(
     });
   };
 
+  // The SDK only releases its reader when a run ends: cancel the body here, so neither the connection
+  // nor a pending idle timer outlives the run.
+  limits.signal.addEventListener(
+    'abort',
+    () => {
+      stopTimer();
+      reader.cancel(limits.signal.reason).catch(() => {});
+    },
+    { once: true },
+  );
+
   const readFailure = (error: unknown): DataworkzError => {
     if (error instanceof DataworkzError) return error;
     if (limits.signal.aborted) return new APIUserAbortError(undefined, { cause: error });
