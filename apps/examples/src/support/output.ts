@@ -62,7 +62,7 @@ export function statusLine(): StatusLine {
   let frame = 0;
   let current = '';
   const draw = () => {
-    const width = Math.max(20, (stdout.columns ?? 80) - 4);
+    const width = Math.max(20, (stdout.columns || 80) - 4);
     const text = current.length > width ? `${current.slice(0, width - 1)}…` : current;
     stdout.write(`\r\u001b[2K  ${cyan(FRAMES[frame % FRAMES.length] ?? '-')} ${text}`);
   };

@@ -1,0 +1,90 @@
+// `pnpm examples`: runs every example program in order, each in its own process as a user would run
+// it, against the embedded emulator or, when DATAWORKZ_BASE_URL and DATAWORKZ_API_KEY are set, a real
+// deployment. Exits non-zero when any program fails.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
+import { programs } from './programs.js';
+import { bold, dim, green, red } from './support/output.js';
+
+const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+// A stalled program must not hang the run (CI included); the slowest example takes a few seconds.
+const PROGRAM_TIMEOUT_MS = 60_000;
+
+interface Target {
+  env: Record<string, string>;
+  description: string;
+  emulator?: Emulator;
+}
+
+async function chooseTarget(): Promise<Target> {
+  const { DATAWORKZ_BASE_URL: baseUrl, DATAWORKZ_API_KEY: apiKey } = process.env;
+  if (baseUrl && apiKey) {
+    return { env: { DATAWORKZ_BASE_URL: baseUrl, DATAWORKZ_API_KEY: apiKey }, description: baseUrl };
+  }
+  const emulator = await startEmulator({ port: 0, host: '127.0.0.1' });
+  return {
+    emulator,
+    description: `the embedded emulator at ${emulator.url}`,
+    env: {
+      DATAWORKZ_BASE_URL: emulator.url,
+      DATAWORKZ_API_KEY: emulator.apiKey,
+      DATAWORKZ_EMULATOR: '1',
+      // The seeded agents and systems with the richest behaviour to show.
+      DATAWORKZ_AGENT_ID: seed.agents.orderStatus.agentId,
+      DATAWORKZ_SYSTEM_ID: seed.systems.productDocs.systemId,
+    },
+  };
+}
+
+function runProgram(file: string, env: Record<string, string>): Promise<number | string> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', `src/programs/${file}`], {
+      cwd: packageRoot,
+      env: { ...process.env, ...env },
+      stdio: 'inherit',
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), PROGRAM_TIMEOUT_MS);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolve(error.message);
+    });
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve(signal ? `killed by ${signal}` : (code ?? 1));
+    });
+  });
+}
+
+const target = await chooseTarget();
+console.log(bold('Dataworkz SDK examples'));
+console.log(dim(`Running ${programs.length} programs against ${target.description}`));
+
+let passed = 0;
+const failed: string[] = [];
+try {
+  for (const [index, program] of programs.entries()) {
+    console.log(
+      `\n${bold(`[${index + 1}/${programs.length}] ${program.title}`)} ${dim(`src/programs/${program.file}`)}`,
+    );
+    const started = performance.now();
+    const outcome = await runProgram(program.file, target.env);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    if (outcome === 0) {
+      passed += 1;
+      console.log(green(`✔ done in ${seconds} s`));
+    } else {
+      failed.push(program.file);
+      console.log(
+        red(`✘ ${program.file} failed (${typeof outcome === 'number' ? `exit code ${outcome}` : outcome})`),
+      );
+    }
+  }
+} finally {
+  await target.emulator?.close();
+}
+
+console.log(`\n${bold('Summary')}`);
+if (failed.length > 0) console.log(red(`Failed: ${failed.join(', ')}`));
+console.log(`${passed} passed, ${failed.length} failed`);
+process.exitCode = failed.length > 0 ? 1 : 0;
