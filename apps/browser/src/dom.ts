@@ -26,5 +26,6 @@ export function showStatus(target: HTMLElement, message: string, isError = false
 }
 
 export function describeError(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  // The message, not the class name: minifiers rename classes in production bundles.
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,5 +1,6 @@
 // The browser example: connect with a base URL and an API key, search a QnA system, and stream an
 // agent's answer with its task updates as they arrive.
+import { streamAgent } from '@dataworkz/a2a';
 import Dataworkz from '@dataworkz/client';
 import { describeError, element, listItem, showStatus } from './dom.js';
 
@@ -11,6 +12,9 @@ const searchStatus = element('#search-status', HTMLElement);
 const searchResults = element('#search-results', HTMLOListElement);
 const systemSelect = element('#search select[name=systemId]', HTMLSelectElement);
 const agentSelect = element('#ask select[name=agentId]', HTMLSelectElement);
+const askStatus = element('#ask-status', HTMLElement);
+const taskUpdates = element('#task-updates', HTMLOListElement);
+const answer = element('#answer', HTMLElement);
 
 // Development defaults from Vite's environment (`VITE_DATAWORKZ_BASE_URL`); the key is typed in.
 element('#connect input[name=baseUrl]', HTMLInputElement).value =
@@ -73,5 +77,30 @@ searchForm.addEventListener('submit', async (event) => {
     showStatus(searchStatus, `${hits.length} results for "${result.question ?? ''}".`);
   } catch (error) {
     showStatus(searchStatus, describeError(error), true);
+  }
+});
+
+askForm.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  if (!dw) return;
+  const form = new FormData(askForm);
+  taskUpdates.replaceChildren();
+  answer.textContent = '';
+  showStatus(askStatus, 'Asking…');
+  try {
+    const run = streamAgent(dw, String(form.get('agentId')), { text: String(form.get('text')) });
+    // Each task update is shown the moment it arrives.
+    for await (const agentEvent of run) {
+      if (agentEvent.type === 'task-update') {
+        const { message } = agentEvent.data;
+        taskUpdates.append(listItem(typeof message === 'string' ? message : JSON.stringify(agentEvent.data)));
+        showStatus(askStatus, `Working… ${taskUpdates.childElementCount} task updates`);
+      }
+    }
+    const final = await run.finalAnswer();
+    answer.textContent = final.answer;
+    showStatus(askStatus, `Task ${final.state} after ${taskUpdates.childElementCount} task updates.`);
+  } catch (error) {
+    showStatus(askStatus, describeError(error), true);
   }
 });

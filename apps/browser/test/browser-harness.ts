@@ -1,0 +1,70 @@
+// Starts what the browser test needs: a production build of the page served by `vite preview`, the
+// emulator allowing that page's origin (CORS), and Debian's Chromium driven by playwright-core.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Emulator, startEmulator } from '@dataworkz/emulator';
+import { type BrowserContext, chromium } from 'playwright-core';
+import { build, type PreviewServer, preview } from 'vite';
+
+export const appRoot = fileURLToPath(new URL('..', import.meta.url));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface Harness {
+  pageUrl: string;
+  emulator: Emulator;
+  browser: BrowserContext;
+  close(): Promise<void>;
+}
+
+export async function startHarness(): Promise<Harness> {
+  const workDir = mkdtempSync(join(tmpdir(), 'dataworkz-browser-'));
+  const outDir = join(workDir, 'dist');
+  let server: PreviewServer | undefined;
+  let emulator: Emulator | undefined;
+  let browser: BrowserContext | undefined;
+  const close = async () => {
+    await browser?.close();
+    await emulator?.close();
+    await server?.close();
+    rmSync(workDir, { recursive: true, force: true });
+  };
+  try {
+    await build({ root: appRoot, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+    server = await preview({
+      root: appRoot,
+      logLevel: 'error',
+      build: { outDir },
+      preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false },
+    });
+    const pageUrl = server.resolvedUrls?.local[0];
+    if (!pageUrl) throw new Error('vite preview reported no local address');
+    emulator = await startEmulator({
+      port: 0,
+      host: '127.0.0.1',
+      cors: { origins: [new URL(pageUrl).origin] },
+    });
+    // A persistent context on a fresh folder: a clean --user-data-dir for every run.
+    browser = await chromium.launchPersistentContext(join(workDir, 'profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_FLAGS,
+      viewport: { width: 1100, height: 1300 },
+    });
+    return { pageUrl, emulator, browser, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

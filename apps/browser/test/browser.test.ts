@@ -1,0 +1,94 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { streamAgent } from '@dataworkz/a2a';
+import Dataworkz from '@dataworkz/client';
+import { seed } from '@dataworkz/emulator';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appRoot, type Harness, startHarness } from './browser-harness.js';
+
+const resultsDir = join(appRoot, 'test-results');
+const agentId = seed.agents.orderStatus.agentId;
+const systemId = seed.systems.productDocs.systemId;
+const question = 'Can I return order 1002?';
+
+let harness: Harness;
+let page: Page;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  harness = await startHarness();
+  page = await harness.browser.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(message.text());
+  });
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+async function connect(apiKey: string): Promise<void> {
+  await page.goto(harness.pageUrl);
+  await page.getByLabel('Base URL').fill(harness.emulator.url);
+  await page.getByLabel('API key').fill(apiKey);
+  await page.getByRole('button', { name: 'Connect' }).click();
+}
+
+describe('the browser example in headless Chromium', () => {
+  it('shows the service refusing a wrong API key, without the key', async () => {
+    await connect('wrong-key-123');
+    const status = page.locator('#connection-status');
+    await expect.poll(() => status.textContent()).toMatch(/^401 /);
+    expect(await status.getAttribute('class')).toBe('error');
+    expect(await status.textContent()).not.toContain('wrong-key-123');
+    expect(await page.locator('#search').isVisible()).toBe(false);
+    // The browser itself reports the two refused requests; nothing else may fail.
+    expect(pageErrors.filter((text) => !text.includes('status of 401'))).toEqual([]);
+  });
+
+  it('connects, searches a QnA system and streams an agent answer with its task updates', async () => {
+    pageErrors.length = 0;
+    // What the page should show, computed through the same packages from Node.
+    const dw = new Dataworkz({ baseUrl: harness.emulator.url, apiKey: harness.emulator.apiKey });
+    const [systems, agents] = await Promise.all([dw.qna.list(), dw.agents.list()]);
+    const search = await dw.qna.search(systemId, { query: 'install', properties: { include_probe: false } });
+    const run = streamAgent(dw, agentId, { text: question });
+    const expectedUpdates: string[] = [];
+    for await (const event of run) {
+      if (event.type === 'task-update') expectedUpdates.push(String(event.data.message));
+    }
+    const expected = await run.finalAnswer();
+    expect(expectedUpdates.length).toBeGreaterThan(0);
+    expect(expected.answer).not.toBe('');
+
+    await connect(harness.emulator.apiKey);
+    await expect
+      .poll(() => page.locator('#connection-status').textContent())
+      .toBe(`Connected: ${Object.keys(systems).length} QnA systems, ${agents.length} agents.`);
+
+    await page.getByLabel('QnA system').selectOption(systemId);
+    await page.getByLabel('Search terms').fill('install');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.locator('#search-status').textContent()).toMatch(/results for "install"/);
+    const hits = search.searchResultsList ?? [];
+    expect(hits.length).toBeGreaterThan(0);
+    expect(await page.locator('#search-results > li').count()).toBe(hits.length);
+    expect(await page.locator('#search-results > li').first().textContent()).toContain(hits[0]?.source ?? '');
+
+    await page.getByLabel('Agent').selectOption(agentId);
+    await page.getByLabel('Question').fill(question);
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await expect.poll(() => page.locator('#answer').textContent()).toBe(expected.answer);
+    // Every task update is on the page, in the order the agent sent them.
+    expect(await page.locator('#task-updates > li').allTextContents()).toEqual(expectedUpdates);
+    expect(await page.locator('#ask-status').textContent()).toBe(
+      `Task ${expected.state} after ${expectedUpdates.length} task updates.`,
+    );
+
+    mkdirSync(resultsDir, { recursive: true });
+    await page.screenshot({ path: join(resultsDir, 'browser-example.png'), fullPage: true });
+    expect(pageErrors).toEqual([]);
+  });
+});
