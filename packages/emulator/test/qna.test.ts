@@ -146,7 +146,7 @@ describe('answer', () => {
       { llmProviderId: llm },
       { questionText: 'x' },
       { questionText: 'x', llmProviderId: 'nope' },
-    ]) {
+    ] as Record<string, string>[]) {
       const res = await call(emu, `/api/qna/v1/systems/${docs}/answer?${q(params)}`);
       expect(res.status).toBe(400);
     }

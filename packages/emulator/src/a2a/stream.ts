@@ -1,5 +1,6 @@
 import { Extensions, HTTP_EXTENSION_HEADER } from '@a2a-js/sdk';
 import {
+  A2AError,
   DefaultRequestHandler,
   InMemoryTaskStore,
   JsonRpcTransportHandler,
@@ -91,13 +92,20 @@ export class A2AServer {
       ex.reply.json(200, result, extensionHeaders);
       return;
     }
-    await this.pipe(ex, result, extensionHeaders);
+    const id = (body as { id?: unknown }).id;
+    await this.pipe(
+      ex,
+      result,
+      extensionHeaders,
+      typeof id === 'string' || typeof id === 'number' ? id : null,
+    );
   }
 
   private async pipe(
     ex: Exchange,
     events: AsyncGenerator<unknown, void, undefined>,
     headers: Record<string, string>,
+    id: string | number | null,
   ) {
     this.openStreams += 1;
     const timeout = new AbortController();
@@ -115,6 +123,10 @@ export class A2AServer {
         if (next === 'stop' || next.done) break;
         if (!ex.reply.event(next.value)) break;
       }
+    } catch (error) {
+      // Errors raised inside the SDK's stream (invalid params, unknown task) become a JSON-RPC error event.
+      const a2aError = error instanceof A2AError ? error : A2AError.internalError('The stream failed');
+      ex.reply.event({ jsonrpc: '2.0', id, error: a2aError.toJSONRPCError() });
     } finally {
       clearTimeout(timer);
       this.openStreams -= 1;

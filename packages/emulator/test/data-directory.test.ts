@@ -1,0 +1,142 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Emulator, startEmulator } from '@dataworkz/emulator';
+import { strToU8, zipSync, zlibSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, obj, q } from './support/http.js';
+import { expectMatchesSpec } from './support/spec.js';
+
+let dir: string;
+let emu: Emulator;
+const docx = zipSync({
+  '[Content_Types].xml': strToU8('<Types/>'),
+  'word/document.xml': strToU8(
+    '<w:document xmlns:w="x"><w:body><w:p><w:r><w:t>Fleet maintenance</w:t></w:r></w:p><w:p><w:r><w:t xml:space="preserve">Trucks are serviced every </w:t></w:r><w:r><w:t>20,000 kilometres.</w:t></w:r></w:p></w:body></w:document>',
+  ),
+});
+const content = 'BT /F1 12 Tf 72 720 Td (Drivers rest for 45 minutes after 4.5 hours of driving.) Tj ET';
+const deflated = Buffer.from(zlibSync(strToU8(content))).toString('latin1');
+const pdf = Buffer.from(
+  `%PDF-1.4\n1 0 obj\n<< /Length ${deflated.length} /Filter /FlateDecode >>\nstream\n${deflated}\nendstream\nendobj\n%%EOF\n`,
+  'latin1',
+);
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'dwz-data-'));
+  await writeFile(join(dir, 'maintenance.docx'), docx);
+  await writeFile(join(dir, 'driving-rules.pdf'), pdf);
+  await writeFile(join(dir, 'fuel.md'), '# Fuel\n\nDiesel cards are renewed every January.\n');
+  await writeFile(
+    join(dir, 'depots.txt'),
+    'The northern depot opens at 05:00.\n\nThe southern depot opens at 06:00.\n',
+  );
+  await writeFile(
+    join(dir, 'contacts.html'),
+    '<html><body><h1>Contacts</h1><p>Dispatch answers on channel 9 &amp; by phone.</p></body></html>',
+  );
+  await writeFile(join(dir, 'ignored.bin'), 'not a document');
+  await writeFile(
+    join(dir, 'dataworkz.json'),
+    JSON.stringify({
+      systems: [
+        {
+          name: 'Fleet Handbook',
+          systemId: 'fleet-handbook',
+          documents: {
+            'maintenance.docx': { title: 'Maintenance schedule', metadata: { team: 'workshop', year: 2025 } },
+            'driving-rules.pdf': { metadata: { team: 'drivers', year: 2026 } },
+            'depots.txt': { metadata: { team: 'drivers', year: 2024 } },
+          },
+        },
+      ],
+    }),
+  );
+  emu = await startEmulator({ apiKeys: ['data-key'], data: dir });
+});
+afterAll(async () => {
+  await emu.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const search = async (query: string, filter?: string) =>
+  obj(
+    (
+      await call(
+        emu,
+        `/api/qna/v1/systems/fleet-handbook/search?${q({ query, ...(filter ? { filter } : {}) })}`,
+      )
+    ).json,
+  );
+const firstData = (body: Record<string, unknown>) =>
+  (body.searchResultsList as { data: string; type: string }[])[0];
+
+describe('a data folder', () => {
+  it('adds its systems beside the seeded ones', async () => {
+    const res = await call(emu, '/api/qna/v1/systems');
+    expect(obj(res.json)['fleet-handbook']).toBe('Fleet Handbook');
+    expect(Object.keys(obj(res.json))).toHaveLength(3);
+  });
+
+  it('indexes the text of Word, PDF (deflated), markdown, text and HTML files', async () => {
+    expect(firstData(await search('trucks serviced kilometres'))).toMatchObject({
+      type: 'word',
+      data: 'Trucks are serviced every 20,000 kilometres.',
+    });
+    expect(firstData(await search('drivers rest driving'))).toMatchObject({
+      type: 'pdf',
+      data: 'Drivers rest for 45 minutes after 4.5 hours of driving.',
+    });
+    expect(firstData(await search('diesel cards'))).toMatchObject({ type: 'text' });
+    expect(firstData(await search('southern depot'))).toMatchObject({
+      data: 'The southern depot opens at 06:00.',
+    });
+    expect(firstData(await search('dispatch channel'))).toMatchObject({
+      type: 'link',
+      data: 'Dispatch answers on channel 9 & by phone.',
+    });
+  });
+
+  it('filters on the configured metadata and lists the inferred fields', async () => {
+    const body = await search('opens depot rest', "team = 'drivers' and year in (2024)");
+    expect((body.searchResultsList as unknown[]).length).toBe(2);
+    const filters = obj((await call(emu, '/api/qna/v1/systems/fleet-handbook/filters')).json);
+    expectMatchesSpec('listQnaFilters', filters);
+    expect(filters.filters).toEqual([
+      {
+        name: 'team',
+        type: 'string',
+        description: 'Document metadata field team.',
+        cardinality: 2,
+        values: ['drivers', 'workshop'],
+      },
+      {
+        name: 'year',
+        type: 'integer',
+        description: 'Document metadata field year.',
+        cardinality: 3,
+        values: [2024, 2025, 2026],
+      },
+    ]);
+  });
+
+  it('serves the original bytes of a file', async () => {
+    const body = await search('trucks serviced');
+    const link = (body.searchResultsList as { link: string }[])[0]?.link ?? '';
+    const res = await fetch(`${emu.url}${link}`, {
+      headers: { authorization: 'SSWS data-key' },
+      signal: AbortSignal.timeout(5000),
+    });
+    expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(docx))).toBe(true);
+  });
+
+  it('answers from the folder with the account LLMs', async () => {
+    const llms = obj((await call(emu, '/api/qna/v1/systems/fleet-handbook/llm-providers')).json);
+    const llmProviderId = Object.keys(llms)[0] ?? '';
+    const res = await call(
+      emu,
+      `/api/qna/v1/systems/fleet-handbook/answer?${q({ questionText: 'How often are trucks serviced?', llmProviderId })}`,
+    );
+    expect(obj(res.json).answer).toBe('Trucks are serviced every 20,000 kilometres [1].');
+  });
+});
