@@ -4,7 +4,8 @@ import { Credentials, type TokenProvider } from './core/credentials.js';
 import { classifyFailure } from './core/deadline.js';
 import { APIUserAbortError, DataworkzError, errorFromResponse } from './core/errors.js';
 import { Log, type Logger, type LogLevel, resolveLogLevel } from './core/logger.js';
-import { serializePath } from './core/params.js';
+import { Outgoing } from './core/outgoing.js';
+import { serializePath, serializeQuery } from './core/params.js';
 import { type Fetch, Transport } from './core/transport.js';
 import type { paths } from './generated/schema.js';
 import { Agents } from './resources/agents.js';
@@ -71,7 +72,7 @@ export class Dataworkz {
     const log = new Log(resolveLogLevel(options.logLevel, env.DATAWORKZ_LOG), options.logger ?? console);
     const userFetch = options.fetch;
     // An arrow, so a browser's fetch is never called with another `this`.
-    const fetchImpl: Fetch = userFetch ?? ((request) => globalThis.fetch(request));
+    const fetchImpl: Fetch = userFetch ?? ((input, init) => globalThis.fetch(input, init));
     this.defaultHeaders = checkHeaders(options.headers, 'headers');
     this.transport = new Transport({
       fetch: fetchImpl,
@@ -86,6 +87,7 @@ export class Dataworkz {
       headers: options.headers,
       redirect: 'manual',
       pathSerializer: serializePath,
+      querySerializer: serializeQuery,
       fetch: async (request) => this.transport.dispatch(request, await this.credentials.authorization(), 1),
     });
     this.agents = new Agents(this.raw, this.transport);
@@ -107,8 +109,7 @@ export class Dataworkz {
     const authorization = await this.credentials.authorization();
     let response: Response;
     try {
-      const request = new Request(input, { ...init, headers, redirect: 'manual' });
-      response = await this.transport.dispatch(request, authorization, 1);
+      response = await this.transport.dispatch(new Outgoing(input, { ...init, headers }), authorization, 1);
     } catch (error) {
       throw classifyFailure(error, signal, false);
     }

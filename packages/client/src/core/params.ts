@@ -40,3 +40,17 @@ export function serializePath(pathname: string, params: Record<string, unknown>)
     encodeURIComponent(requireId(name, params[name])),
   );
 }
+
+/**
+ * The query string: `name=value` pairs, values percent-encoded, undefined ones left out. One function
+ * for every call (openapi-fetch would otherwise build its serializer per request).
+ */
+export function serializeQuery(query: Record<string, unknown>): string {
+  let out = '';
+  for (const name in query) {
+    const value = query[name];
+    if (value === undefined || value === null) continue;
+    out += `${out === '' ? '' : '&'}${name}=${encodeURIComponent(String(value))}`;
+  }
+  return out;
+}

@@ -3,6 +3,7 @@ import type { Credentials } from './credentials.js';
 import { classifyFailure, Deadline, sleep } from './deadline.js';
 import { APIConnectionError, APIError, AuthenticationError, type DataworkzError } from './errors.js';
 import type { Log } from './logger.js';
+import { Outgoing } from './outgoing.js';
 import { redactHeaders, redactUrl, scrubError, scrubSecrets, scrubValue } from './redact.js';
 
 /** Options every method takes as its last argument. */
@@ -17,13 +18,15 @@ export interface RequestOptions {
   maxRetries?: number;
 }
 
-export type Fetch = (input: Request) => Promise<Response>;
+/** A fetch-compatible function; the client calls it as `fetch(url, init)`. */
+export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /** What one attempt hands to openapi-fetch. */
 export interface AttemptInit {
   signal: AbortSignal;
   headers: Record<string, string> | undefined;
-  fetch: Fetch;
+  fetch: (request: Request) => Promise<Response>;
+  Request: typeof Request;
 }
 
 /** What openapi-fetch resolves to (any `parseAs`). */
@@ -85,6 +88,7 @@ export class Transport {
           signal: deadline.signal,
           headers: options.headers,
           fetch: (request) => this.dispatch(request, sentAuthorization, attempt),
+          Request: Outgoing as unknown as typeof Request,
         });
         if (result.response.ok) {
           const value = read(result, deadline);
@@ -131,31 +135,30 @@ export class Transport {
    * One HTTP exchange with the credential set; follows redirects itself so the credential never
    * reaches another origin. Logs a debug line per exchange.
    */
-  async dispatch(request: Request, authorization: string, attempt: number): Promise<Response> {
+  async dispatch(input: Request | Outgoing, authorization: string, attempt: number): Promise<Response> {
+    const request = input instanceof Outgoing ? input : await Outgoing.from(input);
     request.headers.set('authorization', authorization);
     const { log } = this.config;
     if (!log.enabled('debug')) return this.follow(request);
     const started = performance.now();
+    const url = redactUrl(request.url);
     try {
       const response = await this.follow(request);
       const durationMs = Math.round(performance.now() - started);
-      log.debug(
-        `${request.method} ${redactUrl(request.url)} ${response.status} (attempt ${attempt}, ${durationMs} ms)`,
-        {
-          method: request.method,
-          url: redactUrl(request.url),
-          status: response.status,
-          attempt,
-          durationMs,
-          headers: redactHeaders(request.headers),
-        },
-      );
+      log.debug(`${request.method} ${url} ${response.status} (attempt ${attempt}, ${durationMs} ms)`, {
+        method: request.method,
+        url,
+        status: response.status,
+        attempt,
+        durationMs,
+        headers: redactHeaders(request.headers),
+      });
       return response;
     } catch (error) {
       const durationMs = Math.round(performance.now() - started);
-      log.debug(`${request.method} ${redactUrl(request.url)} failed (attempt ${attempt}, ${durationMs} ms)`, {
+      log.debug(`${request.method} ${url} failed (attempt ${attempt}, ${durationMs} ms)`, {
         method: request.method,
-        url: redactUrl(request.url),
+        url,
         attempt,
         durationMs,
         error: error instanceof Error ? error.name : typeof error,
@@ -176,42 +179,38 @@ export class Transport {
   /** Removes any credential this client sent from text the server returned. */
   scrubText = (text: string): string => scrubSecrets(text, this.config.credentials.knownSecrets());
 
-  private async follow(request: Request): Promise<Response> {
+  private async follow(request: Outgoing): Promise<Response> {
     const fetchImpl = this.config.fetch;
-    // A body can be read once; keep a copy in case a 307/308 asks to send it again.
-    const replay = request.body === null ? undefined : request.clone();
-    let replayBody: ArrayBuffer | undefined;
-    let current = request;
+    const { signal } = request;
+    let { url, method, headers, body } = request;
     for (let hop = 0; ; hop++) {
-      const response = await fetchImpl(current);
+      const init: RequestInit & { duplex?: 'half' } = { method, headers, body, signal, redirect: 'manual' };
+      // A streamed body needs half-duplex and cannot be replayed on a redirect.
+      if (body instanceof ReadableStream) init.duplex = 'half';
+      const response = await fetchImpl(url, init);
       if (response.type === 'opaqueredirect') {
         // Browsers hide manual redirects; their own following drops credentials across origins.
-        return fetchImpl(new Request(replay ?? request, { redirect: 'follow' }));
+        return fetchImpl(url, { ...init, redirect: 'follow' });
       }
       const location = isRedirect(response.status) ? response.headers.get('location') : null;
       if (location === null) return response;
+      const keepsBody = response.status === 307 || response.status === 308;
+      if (keepsBody && body instanceof ReadableStream) return response;
       await response.body?.cancel();
       if (hop >= MAX_REDIRECTS)
         throw new APIConnectionError(`Too many redirects (more than ${MAX_REDIRECTS}).`);
-      const target = new URL(location, current.url);
-      const headers = new Headers(current.headers);
-      if (target.origin !== new URL(current.url).origin) {
+      const target = new URL(location, url);
+      headers = new Headers(headers);
+      if (target.origin !== new URL(url).origin) {
         for (const name of CREDENTIAL_HEADERS) headers.delete(name);
       }
-      const keepsBody = response.status === 307 || response.status === 308;
-      if (keepsBody && replay) replayBody ??= await replay.arrayBuffer();
-      else {
+      if (!keepsBody) {
         headers.delete('content-type');
         headers.delete('content-length');
+        body = null;
+        if (method !== 'HEAD') method = 'GET';
       }
-      const method = keepsBody || current.method === 'HEAD' ? current.method : 'GET';
-      current = new Request(target, {
-        method,
-        headers,
-        body: keepsBody ? replayBody : undefined,
-        signal: current.signal,
-        redirect: 'manual',
-      });
+      url = target.href;
     }
   }
 }
