@@ -60,7 +60,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     maxConcurrentStreams: options.limits?.maxConcurrentStreams ?? 64,
   };
   const dataset = seededDataset({ noDefaultLlm: options.noDefaultLlm ?? false });
-  if (options.data) dataset.systems.push(...(await loadDataDirectory(options.data, dataset.account)));
+  if (options.data) {
+    const data = await loadDataDirectory(options.data, dataset.account);
+    dataset.systems = data.replaceSeededSystems ? data.systems : [...dataset.systems, ...data.systems];
+  }
   const state = new ServiceState(dataset);
   const extensionUri = providedValuesUri(options.extensionBase ?? 'https://dataworkz.com');
   const auth = new Authenticator({

@@ -204,6 +204,33 @@ describe('the A2A stream, read with the raw @a2a-js/sdk 0.3.14 client', () => {
     await vi.waitFor(() => expect(slow.openStreams).toBe(0), { timeout: 5000, interval: 20 });
   });
 
+  it('refuses a stream over the concurrency cap with 429, and ends a stream at its time limit', async () => {
+    const capped = await startEmulator({
+      apiKeys: ['cap-key'],
+      agentStepDelayMs: 60_000,
+      limits: { maxConcurrentStreams: 1, streamTimeoutMs: 300 },
+    });
+    try {
+      const controller = new AbortController();
+      const first = transportFor(capped, orderStatus, { apiKey: 'cap-key' }).sendMessageStream(
+        { message: userMessage({ text: 'Where is order 1001?' }, capped.extensionUri) },
+        { signal: controller.signal },
+      );
+      expect((await first.next()).value?.kind).toBe('task');
+      await expect(
+        streamAll(capped, orderStatus, { text: 'Where is order 1002?', apiKey: 'cap-key' }),
+      ).rejects.toThrow(/429/);
+      // The time limit ends the first stream although the agent is still working.
+      const rest: unknown[] = [];
+      for await (const event of first) rest.push(event);
+      expect(rest).toEqual([]);
+      expect(capped.openStreams).toBe(0);
+      controller.abort();
+    } finally {
+      await capped.close();
+    }
+  });
+
   it('answers other A2A methods as JSON-RPC', async () => {
     const res = await fetch(`${emu.url}/api/agents/v1/a2a/${orderStatus}/stream`, {
       method: 'POST',

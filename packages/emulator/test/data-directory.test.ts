@@ -130,6 +130,22 @@ describe('a data folder', () => {
     expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(docx))).toBe(true);
   });
 
+  it('replaces the seeded systems when the config says so', async () => {
+    const only = await mkdtemp(join(tmpdir(), 'dwz-only-'));
+    await writeFile(join(only, 'note.txt'), 'Only this.');
+    await writeFile(
+      join(only, 'dataworkz.json'),
+      JSON.stringify({ replaceSeededSystems: true, systems: [{ name: 'Notes' }] }),
+    );
+    const replaced = await startEmulator({ apiKeys: ['k'], data: only });
+    try {
+      expect(Object.values(obj((await call(replaced, '/api/qna/v1/systems')).json))).toEqual(['Notes']);
+    } finally {
+      await replaced.close();
+      await rm(only, { recursive: true, force: true });
+    }
+  });
+
   it('answers from the folder with the account LLMs', async () => {
     const llms = obj((await call(emu, '/api/qna/v1/systems/fleet-handbook/llm-providers')).json);
     const llmProviderId = Object.keys(llms)[0] ?? '';

@@ -252,6 +252,13 @@ describe('documents', () => {
     expect((await get(seed.documents.returnsPolicy, 'thumbnail')).status).toBe(400);
   });
 
+  it('stores each named seed document in the format seed states', async () => {
+    for (const document of Object.values(seed.documents)) {
+      const meta = (await (await get(document, 'metadata')).json()) as { format: string };
+      expect(meta.format).toBe(document.format);
+    }
+  });
+
   it('answers 404 for a document of another system and 400 without documentId', async () => {
     expect((await get({ systemId: docs, documentId: seed.documents.returnsPolicy.documentId })).status).toBe(
       404,

@@ -81,7 +81,7 @@ export class DataworkzAgentExecutor implements AgentExecutor {
       ...(metadata ? { metadata } : {}),
     });
     const onStep = async (step: AgentStep) => {
-      if (this.stepDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.stepDelayMs));
+      if (this.stepDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.stepDelayMs).unref());
       if (this.cancelled.has(taskId)) throw new AgentRunError('The task was cancelled');
       publish(
         'working',

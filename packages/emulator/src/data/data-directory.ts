@@ -13,6 +13,8 @@ import type {
 
 /** `dataworkz.json` in a data folder: the QnA systems it defines. */
 interface DataConfig {
+  /** Serve only the folder's systems, without the seeded ones. Default false. */
+  replaceSeededSystems?: boolean;
   systems?: {
     name?: string;
     systemId?: string;
@@ -39,8 +41,13 @@ export class DataDirectoryError extends Error {
   override readonly name = 'DataDirectoryError';
 }
 
+export interface DataDirectory {
+  systems: QnaSystem[];
+  replaceSeededSystems: boolean;
+}
+
 /** Reads a data folder: `dataworkz.json` (optional) and the documents it names, as QnA systems. */
-export async function loadDataDirectory(dir: string, account: Account): Promise<QnaSystem[]> {
+export async function loadDataDirectory(dir: string, account: Account): Promise<DataDirectory> {
   const root = resolve(dir);
   let config: DataConfig = {};
   try {
@@ -99,7 +106,7 @@ export async function loadDataDirectory(dir: string, account: Account): Promise<
       documents,
     });
   }
-  return result;
+  return { systems: result, replaceSeededSystems: config.replaceSeededSystems === true };
 }
 
 function inferFields(documents: CorpusDocument[]): FilterField[] {
