@@ -187,6 +187,70 @@ describe('redirects', () => {
   });
 });
 
+describe('redirect limits and browsers', () => {
+  it('more than 20 redirects is a DataworkzError, not retried', async () => {
+    const loop = (_request: unknown, res: import('node:http').ServerResponse) => {
+      res.writeHead(302, { location: '/again' });
+      res.end();
+    };
+    server.reply(...Array.from({ length: 21 }, () => loop));
+    const error = await new Dataworkz({ baseUrl: server.url, apiKey: 'k' }).qna
+      .list()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DataworkzError);
+    expect((error as Error).message).toBe('Too many redirects (more than 20).');
+    expect(server.requests).toHaveLength(21);
+  });
+
+  it('a browser-style opaque redirect is followed by the platform', async () => {
+    // Node never answers a manual redirect opaquely; only a stand-in fetch can.
+    const calls: Array<RequestRedirect | undefined> = [];
+    const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      calls.push(init?.redirect);
+      if (init?.redirect === 'manual') return { type: 'opaqueredirect', status: 0 } as Response;
+      return globalThis.fetch(input, init);
+    };
+    server.reply(json(200, { followed: true }));
+    expect(await new Dataworkz({ baseUrl: server.url, apiKey: 'k', fetch }).qna.list()).toEqual({
+      followed: true,
+    });
+    expect(calls).toEqual(['manual', 'follow']);
+  });
+});
+
+describe('custom fetch and raw middleware', () => {
+  it('the fetch option carries every request', async () => {
+    const seen: string[] = [];
+    const fetch = (input: string | URL | Request, init?: RequestInit) => {
+      seen.push(String(input));
+      return globalThis.fetch(input, init);
+    };
+    const dw = new Dataworkz({ baseUrl: server.url, apiKey: 'k', fetch });
+    await dw.qna.list();
+    await dw.authorizedFetch(`${server.url}/x`);
+    await dw.raw.GET('/api/agents/v1/');
+    expect(seen).toEqual([
+      `${server.url}/api/qna/v1/systems`,
+      `${server.url}/x`,
+      `${server.url}/api/agents/v1/`,
+    ]);
+  });
+
+  it('a raw middleware may replace the request, body included', async () => {
+    const dw = new Dataworkz({ baseUrl: server.url, apiKey: 'k' });
+    dw.raw.use({
+      onRequest: ({ request }) =>
+        new Request(request, { headers: { 'x-added': 'yes', 'content-type': 'application/json' } }),
+    });
+    await dw.raw.POST('/api/agents/v1/{agentId}/response', {
+      params: { path: { agentId: 'a' }, query: { userText: 'u', llmProviderId: 'l' } },
+      body: { contextValues: { a: 1 } },
+    });
+    expect(server.requests[0]).toMatchObject({ method: 'POST', body: '{"contextValues":{"a":1}}' });
+    expect(server.requests[0]?.headers).toMatchObject({ 'x-added': 'yes', authorization: 'SSWS k' });
+  });
+});
+
 describe('authorizedFetch', () => {
   it('sends the credential and default headers and returns the response', async () => {
     server.reply((_request, res) => {

@@ -1,7 +1,7 @@
 import { type BackoffOptions, retryDelay } from './backoff.js';
 import type { Credentials } from './credentials.js';
 import { classifyFailure, Deadline, sleep } from './deadline.js';
-import { APIConnectionError, APIError, AuthenticationError, type DataworkzError } from './errors.js';
+import { APIConnectionError, APIError, AuthenticationError, DataworkzError } from './errors.js';
 import type { Log } from './logger.js';
 import { Outgoing } from './outgoing.js';
 import { redactHeaders, redactUrl, scrubError, scrubSecrets, scrubValue } from './redact.js';
@@ -197,8 +197,7 @@ export class Transport {
       const keepsBody = response.status === 307 || response.status === 308;
       if (keepsBody && body instanceof ReadableStream) return response;
       await response.body?.cancel();
-      if (hop >= MAX_REDIRECTS)
-        throw new APIConnectionError(`Too many redirects (more than ${MAX_REDIRECTS}).`);
+      if (hop >= MAX_REDIRECTS) throw new DataworkzError(`Too many redirects (more than ${MAX_REDIRECTS}).`);
       const target = new URL(location, url);
       headers = new Headers(headers);
       if (target.origin !== new URL(url).origin) {
