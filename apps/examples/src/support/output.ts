@@ -14,8 +14,7 @@ export const bold = paint(1, 22);
 export const dim = paint(2, 22);
 export const green = paint(32, 39);
 export const red = paint(31, 39);
-export const yellow = paint(33, 39);
-export const cyan = paint(36, 39);
+const cyan = paint(36, 39);
 
 /** A section heading inside one example. */
 export function heading(text: string): void {
