@@ -6,7 +6,7 @@ import { APIUserAbortError, DataworkzError, errorFromResponse } from './core/err
 import { Log, type Logger, type LogLevel, resolveLogLevel } from './core/logger.js';
 import { Outgoing } from './core/outgoing.js';
 import { serializePath, serializeQuery } from './core/params.js';
-import { type Fetch, Transport } from './core/transport.js';
+import { type Fetch, type SendFetch, Transport } from './core/transport.js';
 import type { paths } from './generated/schema.js';
 import { Agents } from './resources/agents.js';
 import { Qna } from './resources/qna.js';
@@ -71,8 +71,10 @@ export class Dataworkz {
     }
     const log = new Log(resolveLogLevel(options.logLevel, env.DATAWORKZ_LOG), options.logger ?? console);
     const userFetch = options.fetch;
-    // An arrow, so a browser's fetch is never called with another `this`.
-    const fetchImpl: Fetch = userFetch ?? ((input, init) => globalThis.fetch(input, init));
+    // Arrows, so a browser's fetch is never called with another `this`.
+    const fetchImpl: SendFetch = userFetch
+      ? (url, init) => userFetch(new Request(url, init))
+      : (url, init) => globalThis.fetch(url, init);
     this.defaultHeaders = checkHeaders(options.headers, 'headers');
     this.transport = new Transport({
       fetch: fetchImpl,

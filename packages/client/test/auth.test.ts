@@ -204,11 +204,11 @@ describe('redirect limits and browsers', () => {
 
   it('a browser-style opaque redirect is followed by the platform', async () => {
     // Node never answers a manual redirect opaquely; only a stand-in fetch can.
-    const calls: Array<RequestRedirect | undefined> = [];
-    const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-      calls.push(init?.redirect);
-      if (init?.redirect === 'manual') return { type: 'opaqueredirect', status: 0 } as Response;
-      return globalThis.fetch(input, init);
+    const calls: RequestRedirect[] = [];
+    const fetch = async (request: Request): Promise<Response> => {
+      calls.push(request.redirect);
+      if (request.redirect === 'manual') return { type: 'opaqueredirect', status: 0 } as Response;
+      return globalThis.fetch(request);
     };
     server.reply(json(200, { followed: true }));
     expect(await new Dataworkz({ baseUrl: server.url, apiKey: 'k', fetch }).qna.list()).toEqual({
@@ -221,9 +221,9 @@ describe('redirect limits and browsers', () => {
 describe('custom fetch and raw middleware', () => {
   it('the fetch option carries every request', async () => {
     const seen: string[] = [];
-    const fetch = (input: string | URL | Request, init?: RequestInit) => {
-      seen.push(String(input));
-      return globalThis.fetch(input, init);
+    const fetch = (request: Request) => {
+      seen.push(request.url);
+      return globalThis.fetch(request);
     };
     const dw = new Dataworkz({ baseUrl: server.url, apiKey: 'k', fetch });
     await dw.qna.list();

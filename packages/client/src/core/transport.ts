@@ -18,8 +18,11 @@ export interface RequestOptions {
   maxRetries?: number;
 }
 
-/** A fetch-compatible function; the client calls it as `fetch(url, init)`. */
-export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+/** A custom fetch (the `fetch` option): receives each outgoing Request; the global `fetch` fits. */
+export type Fetch = (request: Request) => Promise<Response>;
+
+/** How the pipeline calls fetch: with a URL and init, so no Request is built twice per call. */
+export type SendFetch = (url: string, init: RequestInit) => Promise<Response>;
 
 /** What one attempt hands to openapi-fetch. */
 export interface AttemptInit {
@@ -37,7 +40,7 @@ export interface AttemptResult {
 }
 
 export interface TransportConfig {
-  fetch: Fetch;
+  fetch: SendFetch;
   credentials: Credentials;
   timeout: number;
   maxRetries: number;
