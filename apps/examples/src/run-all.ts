@@ -1,8 +1,10 @@
 // `pnpm examples`: runs every example program in order, each in its own process as a user would run
 // it, against the embedded emulator or, when DATAWORKZ_BASE_URL and DATAWORKZ_API_KEY are set, a real
-// deployment. Exits non-zero when any program fails.
+// deployment. Exits non-zero when any program fails. `--runtime bun` or `--runtime deno` runs the
+// programs under Bun or Deno (found on PATH) instead of Node, with the emulator still on Node.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { programs } from './programs.js';
 import { bold, dim, green, red } from './support/output.js';
@@ -10,6 +12,31 @@ import { bold, dim, green, red } from './support/output.js';
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 // A stalled program must not hang the run (CI included); the slowest example takes a few seconds.
 const PROGRAM_TIMEOUT_MS = 60_000;
+
+const RUNTIMES = {
+  node: (file: string) => [process.execPath, '--import', 'tsx', file],
+  bun: (file: string) => ['bun', file],
+  // Deno resolves the `.js` specifiers of TypeScript sources with --sloppy-imports.
+  deno: (file: string) => [
+    'deno',
+    'run',
+    '--allow-env',
+    '--allow-net',
+    '--allow-read',
+    '--sloppy-imports',
+    file,
+  ],
+} as const;
+type Runtime = keyof typeof RUNTIMES;
+
+function chooseRuntime(): Runtime {
+  const { values } = parseArgs({ options: { runtime: { type: 'string', default: 'node' } } });
+  const runtime = values.runtime;
+  if (!(runtime in RUNTIMES)) {
+    throw new Error(`--runtime must be one of ${Object.keys(RUNTIMES).join(', ')}; got ${runtime}.`);
+  }
+  return runtime as Runtime;
+}
 
 interface Target {
   env: Record<string, string>;
@@ -38,8 +65,9 @@ async function chooseTarget(): Promise<Target> {
 }
 
 function runProgram(file: string, env: Record<string, string>): Promise<number | string> {
+  const [command = 'node', ...args] = RUNTIMES[runtime](`src/programs/${file}`);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', `src/programs/${file}`], {
+    const child = spawn(command, args, {
       cwd: packageRoot,
       env: { ...process.env, ...env },
       stdio: 'inherit',
@@ -56,9 +84,10 @@ function runProgram(file: string, env: Record<string, string>): Promise<number |
   });
 }
 
+const runtime = chooseRuntime();
 const target = await chooseTarget();
 console.log(bold('Dataworkz SDK examples'));
-console.log(dim(`Running ${programs.length} programs against ${target.description}`));
+console.log(dim(`Running ${programs.length} programs on ${runtime} against ${target.description}`));
 
 let passed = 0;
 const failed: string[] = [];
