@@ -79,7 +79,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     ...limits,
     stepDelayMs: options.agentStepDelayMs ?? 0,
   });
-  const closing = new AbortController();
   let requestCounter = 0;
 
   const operations: Record<OperationId, (ex: Exchange) => void | Promise<void>> = {
@@ -131,9 +130,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const rawQuery = at < 0 ? '' : rawUrl.slice(at + 1);
     requestCounter += 1;
     const baseHeaders = { 'x-request-id': `req-${requestCounter}`, ...corsHeaders(options.cors, req) };
-    const aborted = new AbortController();
-    res.on('close', () => aborted.abort());
-    closing.signal.addEventListener('abort', () => aborted.abort(), { once: true, signal: aborted.signal });
+    // close() destroys every socket, which closes its response too: one listener covers both.
+    const onClose = (listener: () => void) => {
+      if (res.destroyed || req.socket.destroyed) listener();
+      else res.once('close', listener);
+    };
     let reply = new Reply(res, baseHeaders);
     try {
       const body = await readBody(req, limits.maxBodyBytes).catch((error: unknown) => {
@@ -155,7 +156,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const operationId = (matches.find((m) => m.method === method) ?? matches[0])?.operationId;
       const fault = path.startsWith('/api/') ? faults.take(operationId ?? '') : undefined;
       if (fault) {
-        if (fault.latencyMs) await delay(fault.latencyMs, aborted.signal);
+        if (fault.latencyMs) await delay(fault.latencyMs, onClose);
         if (fault.drop === 'before-headers') {
           req.socket.destroy();
           return;
@@ -181,7 +182,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         query: new Query(rawQuery),
         body,
         reply,
-        signal: aborted.signal,
+        onClose,
       };
       await operations[operationId](exchange);
     } catch (error) {
@@ -242,7 +243,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return a2a.openStreams;
     },
     close: async () => {
-      closing.abort();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
@@ -250,16 +250,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   };
 }
 
-function delay(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits `ms`, or less if the connection closes first. */
+function delay(ms: number, onClose: (listener: () => void) => void): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
+    onClose(() => {
+      clearTimeout(timer);
+      resolve();
+    });
   });
 }

@@ -108,13 +108,10 @@ export class A2AServer {
     id: string | number | null,
   ) {
     this.openStreams += 1;
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), this.limits.streamTimeoutMs);
+    let timer: NodeJS.Timeout | undefined;
     const stopped = new Promise<'stop'>((resolve) => {
-      const stop = () => resolve('stop');
-      if (ex.signal.aborted || timeout.signal.aborted) stop();
-      ex.signal.addEventListener('abort', stop, { once: true });
-      timeout.signal.addEventListener('abort', stop, { once: true });
+      timer = setTimeout(() => resolve('stop'), this.limits.streamTimeoutMs);
+      ex.onClose(() => resolve('stop'));
     });
     try {
       ex.reply.startStream(headers);

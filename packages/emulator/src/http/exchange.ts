@@ -10,6 +10,6 @@ export interface Exchange {
   query: Query;
   body: string;
   reply: Reply;
-  /** Aborted when the client goes away or the emulator closes. */
-  signal: AbortSignal;
+  /** Calls `listener` once the connection closes (client gone, response done, or emulator closed). */
+  onClose(listener: () => void): void;
 }
