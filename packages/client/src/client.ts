@@ -5,7 +5,7 @@ import { classifyFailure } from './core/deadline.js';
 import { APIUserAbortError, DataworkzError, errorFromResponse } from './core/errors.js';
 import { Log, type Logger, type LogLevel, resolveLogLevel } from './core/logger.js';
 import { Outgoing } from './core/outgoing.js';
-import { serializePath, serializeQuery } from './core/params.js';
+import { checkHeaderRecord, serializePath, serializeQuery } from './core/params.js';
 import { type Fetch, type SendFetch, Transport } from './core/transport.js';
 import type { paths } from './generated/schema.js';
 import { Agents } from './resources/agents.js';
@@ -36,7 +36,6 @@ export interface ClientOptions {
 
 const DEFAULT_TIMEOUT_MS = 600_000;
 const DEFAULT_MAX_RETRIES = 2;
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /** The client for the Dataworkz HTTP API. */
 export class Dataworkz {
@@ -75,7 +74,7 @@ export class Dataworkz {
     const fetchImpl: SendFetch = userFetch
       ? (url, init) => userFetch(new Request(url, init))
       : (url, init) => globalThis.fetch(url, init);
-    this.defaultHeaders = checkHeaders(options.headers, 'headers');
+    this.defaultHeaders = checkHeaders(options.headers);
     this.transport = new Transport({
       fetch: fetchImpl,
       credentials: this.credentials,
@@ -150,32 +149,6 @@ function normaliseBaseUrl(value: string | undefined): string {
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
-function checkHeaderRecord(headers: HeadersInit): Record<string, string> {
-  const record: Record<string, string> = {};
-  const entries =
-    headers instanceof Headers
-      ? [...headers.entries()]
-      : Array.isArray(headers)
-        ? headers
-        : Object.entries(headers as Record<string, string>);
-  for (const [name, value] of entries) {
-    if (typeof name !== 'string' || typeof value !== 'string' || !HEADER_VALUE.test(value)) {
-      // The value is not repeated: it may be a secret.
-      throw new DataworkzError(
-        `Header ${String(name)} has a value that is not allowed in HTTP (such as CR or LF).`,
-      );
-    }
-    record[name] = value;
-  }
-  return record;
-}
-
-function checkHeaders(headers: Record<string, string> | undefined, where: string): Headers {
-  if (headers === undefined) return new Headers();
-  try {
-    return new Headers(checkHeaderRecord(headers));
-  } catch (error) {
-    if (error instanceof DataworkzError) throw error;
-    throw new DataworkzError(`${where} contains an invalid header name.`);
-  }
+function checkHeaders(headers: Record<string, string> | undefined): Headers {
+  return new Headers(headers === undefined ? undefined : checkHeaderRecord(headers));
 }

@@ -104,6 +104,7 @@ describe('construction', () => {
     [{ apiKey: 'k', maxRetries: -1 }, 'maxRetries'],
     [{ apiKey: 'k', logLevel: 'loud' as never }, 'logLevel'],
     [{ apiKey: 'k', headers: { 'x-a': 'SECRET\nx' } }, 'not allowed in HTTP'],
+    [{ apiKey: 'k', headers: { 'bad name': 'x' } }, 'HTTP token'],
   ])('%j is refused', (options, message) => {
     vi.stubEnv('DATAWORKZ_API_KEY', '');
     const error = (() => {
@@ -184,6 +185,18 @@ describe('redirects', () => {
     const dw = new Dataworkz({ baseUrl: server.url, apiKey: 'k' });
     await dw.authorizedFetch(`${server.url}/api/agents/v1/`);
     expect(other.requests[0]?.headers.authorization).toBeUndefined();
+  });
+});
+
+describe('per-call headers', () => {
+  it('are sent, and a value with CR/LF is refused without repeating it', async () => {
+    const dw = new Dataworkz({ baseUrl: server.url, apiKey: 'k', headers: { 'x-a': '1' } });
+    await dw.qna.list({ headers: { 'x-b': '2', 'x-a': 'override' } });
+    expect(server.requests[0]?.headers).toMatchObject({ 'x-a': 'override', 'x-b': '2' });
+    const error = await dw.qna.list({ headers: { 'x-c': 'SECRET\r\nx-d: 1' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DataworkzError);
+    expect((error as Error).message).not.toContain('SECRET');
+    expect(server.requests).toHaveLength(1);
   });
 });
 

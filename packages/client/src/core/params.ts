@@ -1,4 +1,4 @@
-import { InvalidParameterError } from './errors.js';
+import { DataworkzError, InvalidParameterError } from './errors.js';
 
 // Lone UTF-16 surrogates cannot be percent-encoded (encodeURIComponent throws on them).
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -53,4 +53,32 @@ export function serializeQuery(query: Record<string, unknown>): string {
     out += `${out === '' ? '' : '&'}${name}=${encodeURIComponent(String(value))}`;
   }
   return out;
+}
+
+// Tab, visible ASCII, space and Latin-1: what fetch accepts in a header value (CR and LF excluded).
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** Headers as a record, every value checked; the message never repeats a value (it may be a secret). */
+export function checkHeaderRecord(headers: HeadersInit): Record<string, string> {
+  const record: Record<string, string> = {};
+  const entries =
+    headers instanceof Headers
+      ? [...headers.entries()]
+      : Array.isArray(headers)
+        ? headers
+        : Object.entries(headers as Record<string, string>);
+  for (const [name, value] of entries) {
+    if (typeof name !== 'string' || !HEADER_NAME.test(name)) {
+      throw new DataworkzError("A header name must be an HTTP token (letters, digits and !#$%&'*+-.^_`|~).");
+    }
+    if (typeof value !== 'string' || !HEADER_VALUE.test(value)) {
+      // The value is not repeated: it may be a secret.
+      throw new DataworkzError(
+        `Header ${String(name)} has a value that is not allowed in HTTP (such as CR or LF).`,
+      );
+    }
+    record[name] = value;
+  }
+  return record;
 }

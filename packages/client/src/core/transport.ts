@@ -4,6 +4,7 @@ import { classifyFailure, Deadline, sleep } from './deadline.js';
 import { APIConnectionError, APIError, AuthenticationError, DataworkzError } from './errors.js';
 import type { Log } from './logger.js';
 import { Outgoing } from './outgoing.js';
+import { checkHeaderRecord } from './params.js';
 import { redactHeaders, redactUrl, scrubError, scrubSecrets, scrubValue } from './redact.js';
 
 /** Options every method takes as its last argument. */
@@ -77,6 +78,7 @@ export class Transport {
     const maxRetries = options.maxRetries ?? this.config.maxRetries;
     const timeout = options.timeout ?? this.config.timeout;
     const signal = options.signal;
+    if (options.headers !== undefined) checkHeaderRecord(options.headers);
     let authorization = credentials.fixedAuthorization;
     let refreshed = false;
     let retries = 0;
