@@ -4,6 +4,7 @@ import Dataworkz, {
   AuthenticationError,
   DataworkzError,
   errorFromResponse,
+  InvalidParameterError,
   NotFoundError,
 } from '@dataworkz/client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -197,6 +198,22 @@ describe('per-call headers', () => {
     expect(error).toBeInstanceOf(DataworkzError);
     expect((error as Error).message).not.toContain('SECRET');
     expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('per-call options', () => {
+  it.each([
+    [{ timeout: 0 }, 'timeout'],
+    [{ timeout: Number.NaN }, 'timeout'],
+    [{ maxRetries: 1.5 }, 'maxRetries'],
+    [{ maxRetries: -1 }, 'maxRetries'],
+  ])('%j is refused before sending', async (options, parameter) => {
+    const error = await new Dataworkz({ baseUrl: server.url, apiKey: 'k' }).qna
+      .list(options)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidParameterError);
+    expect((error as InvalidParameterError).parameter).toBe(parameter);
+    expect(server.requests).toHaveLength(0);
   });
 });
 

@@ -1,7 +1,13 @@
 import { type BackoffOptions, retryDelay } from './backoff.js';
 import type { Credentials } from './credentials.js';
 import { classifyFailure, Deadline, sleep } from './deadline.js';
-import { APIConnectionError, APIError, AuthenticationError, DataworkzError } from './errors.js';
+import {
+  APIConnectionError,
+  APIError,
+  AuthenticationError,
+  DataworkzError,
+  InvalidParameterError,
+} from './errors.js';
 import type { Log } from './logger.js';
 import { Outgoing } from './outgoing.js';
 import { checkHeaderRecord } from './params.js';
@@ -78,6 +84,12 @@ export class Transport {
     const maxRetries = options.maxRetries ?? this.config.maxRetries;
     const timeout = options.timeout ?? this.config.timeout;
     const signal = options.signal;
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+      throw new InvalidParameterError('maxRetries', 'maxRetries must be a non-negative integer.');
+    }
+    if (!(typeof timeout === 'number' && timeout > 0)) {
+      throw new InvalidParameterError('timeout', 'timeout must be a positive number of milliseconds.');
+    }
     if (options.headers !== undefined) checkHeaderRecord(options.headers);
     let authorization = credentials.fixedAuthorization;
     let refreshed = false;
