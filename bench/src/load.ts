@@ -1,0 +1,36 @@
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+}
+
+export interface LoadOptions {
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  readonly connections: number;
+  readonly seconds: number;
+}
+
+/** One autocannon run; a run with any error or non-2xx answer measured something else, so it throws. */
+export async function load(options: LoadOptions): Promise<LoadResult> {
+  const result = await autocannon({
+    url: options.url,
+    headers: options.headers,
+    connections: options.connections,
+    duration: options.seconds,
+    timeout: 10,
+  });
+  const failures = result.errors + result.timeouts + result.non2xx;
+  if (failures > 0 || result.requests.total === 0) {
+    throw new Error(
+      `${options.url}: ${result.requests.total} requests, ${result.errors} errors, ${result.timeouts} time-outs, ${result.non2xx} non-2xx`,
+    );
+  }
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+  };
+}

@@ -1,0 +1,133 @@
+import { askChild, stopChild } from './child.js';
+import type { Measurement, SectionResult } from './measurement.js';
+import { measuredPackages } from './packages.js';
+import { distModule } from './paths.js';
+import type { Plan } from './plan.js';
+import type { SectionRequest } from './section-main.js';
+import { measureImportTimes } from './sections/import-time.js';
+import { measureSizes } from './sections/size.js';
+import type { ServerInfo, ServerKind } from './server-main.js';
+import { startPrism } from './servers/prism.js';
+
+export const sectionNames = ['unary', 'concurrency', 'streaming', 'memory', 'emulator', 'size'] as const;
+export type SectionName = (typeof sectionNames)[number];
+
+/** Runs one section: servers in their own processes, the measuring code in a fresh one. */
+export function runSection(name: SectionName, plan: Plan): Promise<SectionResult> {
+  switch (name) {
+    case 'unary':
+    case 'concurrency':
+      return withServer('emulator', (target) =>
+        inChild(plan, {
+          section: 'calls',
+          target: { url: target.url, apiKey: target.apiKey },
+          calls: name === 'unary' ? plan.unaryCalls : plan.concurrentCalls,
+          inFlight: name === 'unary' ? 1 : plan.inFlight,
+          rounds: plan.rounds,
+        }),
+      );
+    case 'memory':
+      return memory(plan);
+    case 'streaming':
+      return withServer('stream-source', (target) =>
+        inChild(plan, {
+          section: 'streaming',
+          target: { url: target.url, apiKey: target.apiKey, events: plan.streamEvents },
+          rounds: plan.rounds,
+        }),
+      );
+    case 'emulator':
+      return withServer('emulator', async (emulator) => {
+        const prism = await startPrism();
+        try {
+          return await inChild(plan, {
+            section: 'emulator-load',
+            subject: {
+              name: '@dataworkz/emulator',
+              url: emulator.url,
+              apiKey: emulator.apiKey,
+              systemId: emulator.systemId ?? '',
+              llmProviderId: emulator.llmProviderId ?? '',
+            },
+            // Prism answers any id from the spec's examples.
+            baseline: {
+              name: 'Prism mock server',
+              url: prism.url,
+              apiKey: 'prism',
+              systemId: '3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f',
+              llmProviderId: 'llm-1',
+            },
+            connections: plan.loadConnections,
+            seconds: plan.loadSeconds,
+            rounds: plan.rounds,
+          });
+        } finally {
+          await prism.close();
+        }
+      });
+    case 'size':
+      return sizeAndImport(plan);
+  }
+}
+
+/** Each reading in its own process, so one subject's heap never counts against another. */
+async function memory(plan: Plan): Promise<SectionResult> {
+  const results: SectionResult[] = [];
+  await withServer('emulator', async (emulator) => {
+    const target = { url: emulator.url, apiKey: emulator.apiKey };
+    for (let round = 0; round < plan.memoryRounds; round++) {
+      for (const subject of ['client', 'fetch'] as const) {
+        results.push(
+          await inChild(plan, { section: 'memory-calls', target, calls: plan.memoryCalls, subject }),
+        );
+      }
+    }
+  });
+  await withServer('stream-source', async (source) => {
+    const target = { url: source.url, apiKey: source.apiKey, events: plan.memoryStreamEvents };
+    for (let round = 0; round < plan.memoryRounds; round++) {
+      for (const subject of ['a2a', 'parser'] as const) {
+        results.push(await inChild(plan, { section: 'memory-stream', target, subject }));
+      }
+    }
+  });
+  return merge(results);
+}
+
+/** Rows with the same section, metric and subject become one row with all their samples. */
+function merge(results: readonly SectionResult[]): SectionResult {
+  const rows = new Map<string, Measurement>();
+  for (const m of results.flatMap((r) => r.measurements)) {
+    const key = `${m.section}\u0000${m.metric}\u0000${m.subject}`;
+    const seen = rows.get(key);
+    rows.set(key, seen ? { ...seen, samples: [...seen.samples, ...m.samples] } : m);
+  }
+  return { measurements: [...rows.values()], notes: results.flatMap((r) => r.notes) };
+}
+
+async function sizeAndImport(plan: Plan): Promise<SectionResult> {
+  const sizes = await measureSizes(measuredPackages);
+  const imports = await measureImportTimes(measuredPackages, plan.importRuns);
+  return {
+    measurements: [...sizes.measurements, ...imports.measurements],
+    notes: [...sizes.notes, ...imports.notes],
+  };
+}
+
+async function inChild(plan: Plan, request: SectionRequest): Promise<SectionResult> {
+  const { value, child } = await askChild(distModule('section-main.js'), request, {
+    timeoutMs: plan.sectionTimeoutMs,
+    execArgv: ['--expose-gc'],
+  });
+  await stopChild(child);
+  return value as SectionResult;
+}
+
+async function withServer<T>(kind: ServerKind, use: (server: ServerInfo) => Promise<T>): Promise<T> {
+  const { value, child } = await askChild(distModule('server-main.js'), { kind }, { timeoutMs: 60_000 });
+  try {
+    return await use(value as ServerInfo);
+  } finally {
+    await stopChild(child);
+  }
+}

@@ -1,0 +1,50 @@
+/** How much work each section does. The full plan is the published one; the quick one only proves the harness. */
+export interface Plan {
+  readonly name: 'full' | 'quick';
+  /** Repetitions of each timed measurement; the table shows their median, min and max. */
+  readonly rounds: number;
+  readonly unaryCalls: number;
+  readonly concurrentCalls: number;
+  readonly inFlight: number;
+  readonly streamEvents: number;
+  readonly memoryCalls: number;
+  readonly memoryStreamEvents: number;
+  readonly memoryRounds: number;
+  readonly loadSeconds: number;
+  readonly loadConnections: number;
+  readonly importRuns: number;
+  /** Upper bound on one child process, so a stuck section cannot hang the run. */
+  readonly sectionTimeoutMs: number;
+}
+
+export const fullPlan: Plan = {
+  name: 'full',
+  rounds: 5,
+  unaryCalls: 2_000,
+  concurrentCalls: 5_000,
+  inFlight: 100,
+  streamEvents: 50_000,
+  memoryCalls: 10_000,
+  memoryStreamEvents: 100_000,
+  memoryRounds: 3,
+  loadSeconds: 10,
+  loadConnections: 50,
+  importRuns: 10,
+  sectionTimeoutMs: 10 * 60_000,
+};
+
+export const quickPlan: Plan = {
+  name: 'quick',
+  rounds: 1,
+  unaryCalls: 50,
+  concurrentCalls: 100,
+  inFlight: 10,
+  streamEvents: 500,
+  memoryCalls: 200,
+  memoryStreamEvents: 1_000,
+  memoryRounds: 1,
+  loadSeconds: 1,
+  loadConnections: 10,
+  importRuns: 1,
+  sectionTimeoutMs: 2 * 60_000,
+};

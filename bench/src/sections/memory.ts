@@ -1,0 +1,87 @@
+import type { Goal, Measurement, SectionResult } from '../measurement.js';
+import { a2aName, readWithDataworkz } from './a2a-reader.js';
+import { type CallTarget, callMany, clientCall, clientName, fetchName, rawFetchCall } from './callers.js';
+import { readWithParser, type StreamTarget } from './stream-readers.js';
+
+export interface MemoryCallsRequest {
+  readonly target: CallTarget;
+  readonly calls: number;
+  readonly subject: 'client' | 'fetch';
+}
+
+export interface MemoryStreamRequest {
+  readonly target: StreamTarget;
+  readonly subject: 'a2a' | 'parser';
+}
+
+const section = '4. memory';
+const parserName = 'raw fetch + eventsource-parser';
+const mib = 1024 * 1024;
+const growthGoal: Goal[] = [{ kind: 'max', value: 20 }];
+/** Calls kept in flight while counting memory: enough to be quick, few enough to be a steady load. */
+const inFlight = 10;
+
+/** RSS after warming up and after `calls` more calls, in this fresh process (run with --expose-gc). */
+export async function measureCallMemory(request: MemoryCallsRequest): Promise<SectionResult> {
+  const isClient = request.subject === 'client';
+  const call = isClient ? clientCall(request.target) : rawFetchCall(request.target);
+  await callMany(call, 200, inFlight);
+  const before = settledRss();
+  await callMany(call, request.calls, inFlight);
+  const after = settledRss();
+  const name = isClient ? clientName : fetchName;
+  return growth(
+    `RSS growth over ${request.calls.toLocaleString('en-US')} calls`,
+    name,
+    before,
+    after,
+    isClient ? fetchName : undefined,
+  );
+}
+
+/** RSS after a short warm-up stream and after one long stream, in this fresh process. */
+export async function measureStreamMemory(request: MemoryStreamRequest): Promise<SectionResult> {
+  const isOurs = request.subject === 'a2a';
+  const read = isOurs ? readWithDataworkz : readWithParser;
+  await read({ ...request.target, events: 1_000 });
+  const before = settledRss();
+  await read(request.target);
+  const after = settledRss();
+  const name = isOurs ? a2aName : parserName;
+  const events = request.target.events.toLocaleString('en-US');
+  return growth(
+    `RSS growth over a ${events}-event stream`,
+    name,
+    before,
+    after,
+    isOurs ? parserName : undefined,
+  );
+}
+
+function growth(
+  metric: string,
+  subject: string,
+  before: number,
+  after: number,
+  baseline: string | undefined,
+): SectionResult {
+  const measurement: Measurement = {
+    section,
+    metric,
+    subject,
+    unit: 'MiB',
+    samples: [(after - before) / mib],
+    ...(baseline ? { baseline, goals: growthGoal } : {}),
+  };
+  const note = `${subject}, ${metric}: RSS ${(before / mib).toFixed(0)} MiB before, ${(after / mib).toFixed(0)} MiB after.`;
+  return { measurements: [measurement], notes: [note] };
+}
+
+/** RSS once garbage has been collected, so only what is still held counts. */
+function settledRss(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('memory is measured in a process started with --expose-gc');
+  gc();
+  gc();
+  return process.memoryUsage.rss();
+}

@@ -1,0 +1,74 @@
+import type { Measurement, SectionResult } from '../measurement.js';
+import {
+  readWithParser,
+  readWithSdkTransport,
+  type StreamReading,
+  type StreamTarget,
+} from './stream-readers.js';
+
+export interface StreamingRequest {
+  readonly target: StreamTarget;
+  readonly rounds: number;
+}
+
+const section = '3. streaming';
+const parserName = 'raw fetch + eventsource-parser';
+const sdkName = '@a2a-js/sdk JsonRpcTransport';
+
+type Reader = (target: StreamTarget) => Promise<StreamReading>;
+
+/** The same stream read by each client in turn, rotating the order every round. */
+export async function measureStreaming(
+  request: StreamingRequest,
+  readers: ReadonlyMap<string, Reader>,
+): Promise<SectionResult> {
+  const all = new Map<string, Reader>([
+    [parserName, readWithParser],
+    [sdkName, readWithSdkTransport],
+    ...readers,
+  ]);
+  const names = [...all.keys()];
+  // One unrecorded pass each: warms the JIT on both ends and has the server record the stream.
+  for (const reader of all.values()) await reader(request.target);
+
+  const rates = new Map<string, number[]>(names.map((n) => [n, []]));
+  const firsts = new Map<string, number[]>(names.map((n) => [n, []]));
+  for (let round = 0; round < request.rounds; round++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(round + k) % names.length] as string;
+      const reading = await (all.get(name) as Reader)(request.target);
+      rates.get(name)?.push(reading.events / (reading.totalMs / 1000));
+      firsts.get(name)?.push(reading.firstEventMs);
+    }
+  }
+
+  const events = request.target.events.toLocaleString('en-US');
+  const out: Measurement[] = [];
+  for (const name of names) {
+    out.push({
+      section,
+      metric: `${events}-event stream: events/s`,
+      subject: name,
+      unit: 'events/s',
+      samples: rates.get(name) ?? [],
+      ...compared(name),
+      goals: name.startsWith('@dataworkz/') ? [{ kind: 'ratio-min', value: 0.9 }] : [],
+    });
+  }
+  for (const name of names) {
+    out.push({
+      section,
+      metric: `${events}-event stream: time to first event`,
+      subject: name,
+      unit: 'ms',
+      samples: firsts.get(name) ?? [],
+      ...compared(name),
+      goals: name.startsWith('@dataworkz/') ? [{ kind: 'delta-max', value: 1 }] : [],
+    });
+  }
+  return { measurements: out, notes: [] };
+}
+
+function compared(name: string): { baseline?: string } {
+  return name === parserName ? {} : { baseline: parserName };
+}

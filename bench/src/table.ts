@@ -1,0 +1,79 @@
+import { formatNumber } from './format.js';
+import type { Goal, Measurement } from './measurement.js';
+import { summarize } from './stats.js';
+
+export interface Report {
+  readonly machine: string;
+  readonly measurements: readonly Measurement[];
+  /** Lines printed under the table (run settings, failures). */
+  readonly notes?: readonly string[];
+}
+
+const header = ['section', 'metric', 'subject', 'median', 'min', 'max', 'ratio to baseline', 'goal'];
+
+/** Renders the results as one markdown table under the machine line. */
+export function renderReport(report: Report): string {
+  const lines = [report.machine, '', row(header), row(header.map(() => '---'))];
+  for (const measurement of report.measurements) lines.push(row(cells(measurement, report.measurements)));
+  if (report.notes && report.notes.length > 0) lines.push('', ...report.notes);
+  return `${lines.join('\n')}\n`;
+}
+
+function cells(m: Measurement, all: readonly Measurement[]): string[] {
+  const { median, min, max } = summarize(m.samples);
+  const base = m.baseline === undefined ? undefined : findBaseline(m, all);
+  const baseMedian = base ? summarize(base.samples).median : undefined;
+  const ratio = baseMedian === undefined || baseMedian === 0 ? undefined : median / baseMedian;
+  let ratioCell = '';
+  if (isBaselineOfAnother(m, all)) ratioCell = 'baseline';
+  else if (m.baseline !== undefined)
+    ratioCell = ratio === undefined ? `no ${m.baseline} figure` : `${ratio.toFixed(2)}×`;
+  const goals = (m.goals ?? []).map((goal) => goalCell(goal, m.unit, median, baseMedian)).join('; ');
+  return [
+    m.section,
+    m.metric,
+    m.subject,
+    `${formatNumber(median)} ${m.unit}`,
+    formatNumber(min),
+    formatNumber(max),
+    ratioCell,
+    goals,
+  ];
+}
+
+function findBaseline(m: Measurement, all: readonly Measurement[]): Measurement | undefined {
+  return all.find((o) => o.section === m.section && o.metric === m.metric && o.subject === m.baseline);
+}
+
+function isBaselineOfAnother(m: Measurement, all: readonly Measurement[]): boolean {
+  return all.some(
+    (o) => o !== m && o.section === m.section && o.metric === m.metric && o.baseline === m.subject,
+  );
+}
+
+function goalCell(goal: Goal, unit: string, median: number, baseMedian: number | undefined): string {
+  const verdict = (met: boolean) => (met ? 'met' : 'missed');
+  switch (goal.kind) {
+    case 'max':
+      return `≤ ${formatNumber(goal.value)} ${unit}: ${verdict(median <= goal.value)}`;
+    case 'min':
+      return `≥ ${formatNumber(goal.value)} ${unit}: ${verdict(median >= goal.value)}`;
+    case 'ratio-max':
+    case 'ratio-min': {
+      const sign = goal.kind === 'ratio-max' ? '≤' : '≥';
+      if (baseMedian === undefined || baseMedian === 0) return `ratio ${sign} ${goal.value}: no baseline`;
+      const ratio = median / baseMedian;
+      return `ratio ${sign} ${goal.value}: ${verdict(goal.kind === 'ratio-max' ? ratio <= goal.value : ratio >= goal.value)}`;
+    }
+    case 'delta-max': {
+      if (baseMedian === undefined) return `within ${formatNumber(goal.value)} ${unit}: no baseline`;
+      const delta = median - baseMedian;
+      const shown = `${delta >= 0 ? '+' : ''}${formatNumber(delta)} ${unit}`;
+      return `within ${formatNumber(goal.value)} ${unit} (${shown}): ${verdict(delta <= goal.value)}`;
+    }
+  }
+}
+
+function row(values: readonly string[]): string {
+  return `| ${values.map((v) => v.replaceAll('|', '\\|')).join(' | ')} |`;
+}

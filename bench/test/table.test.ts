@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { formatNumber } from '../src/format.js';
+import type { Measurement } from '../src/measurement.js';
+import { summarize } from '../src/stats.js';
+import { renderReport } from '../src/table.js';
+
+describe('summarize', () => {
+  it('gives the median of an odd and an even number of samples, with min and max', () => {
+    expect(summarize([5, 1, 3])).toEqual({ median: 3, min: 1, max: 5 });
+    expect(summarize([4, 1, 3, 2])).toEqual({ median: 2.5, min: 1, max: 4 });
+  });
+
+  it('refuses an empty list and values that are not finite', () => {
+    expect(() => summarize([])).toThrow(RangeError);
+    expect(() => summarize([1, Number.NaN])).toThrow(/finite/);
+  });
+});
+
+describe('formatNumber', () => {
+  it('groups large numbers and keeps three significant figures for small ones', () => {
+    expect(formatNumber(281342.4)).toBe('281,342');
+    expect(formatNumber(123.4)).toBe('123');
+    expect(formatNumber(12.34)).toBe('12.3');
+    expect(formatNumber(1.234)).toBe('1.23');
+    expect(formatNumber(0.01234)).toBe('0.012');
+    expect(formatNumber(0)).toBe('0');
+  });
+});
+
+describe('renderReport', () => {
+  const section = '1. unary overhead';
+  const metric = 'time per call';
+  const rows: Measurement[] = [
+    { section, metric, subject: 'raw fetch', unit: 'µs', samples: [100, 110, 90] },
+    {
+      section,
+      metric,
+      subject: 'client',
+      unit: 'µs',
+      samples: [104, 120, 101],
+      baseline: 'raw fetch',
+      goals: [{ kind: 'ratio-max', value: 1.05 }],
+    },
+    {
+      section: '3. streaming',
+      metric: 'time to first event',
+      subject: 'parser',
+      unit: 'ms',
+      samples: [3],
+    },
+    {
+      section: '3. streaming',
+      metric: 'time to first event',
+      subject: 'wrapper',
+      unit: 'ms',
+      samples: [4.5],
+      baseline: 'parser',
+      goals: [{ kind: 'delta-max', value: 1 }],
+    },
+  ];
+
+  it('puts the machine line first and one row per measurement with ratio and verdict', () => {
+    const text = renderReport({ machine: 'Machine: test', measurements: rows, notes: ['a note'] });
+    const lines = text.trimEnd().split('\n');
+    expect(lines[0]).toBe('Machine: test');
+    expect(lines[2]).toBe('| section | metric | subject | median | min | max | ratio to baseline | goal |');
+    expect(lines[4]).toBe(
+      '| 1. unary overhead | time per call | raw fetch | 100 µs | 90.0 | 110 | baseline |  |',
+    );
+    expect(lines[5]).toBe(
+      '| 1. unary overhead | time per call | client | 104 µs | 101 | 120 | 1.04× | ratio ≤ 1.05: met |',
+    );
+    expect(lines[7]).toContain('| 1.50× | within 1.00 ms (+1.50 ms): missed |');
+    expect(lines.at(-1)).toBe('a note');
+  });
+
+  it('says so when a baseline row is missing instead of inventing a ratio', () => {
+    const text = renderReport({ machine: 'm', measurements: [rows[1] as Measurement] });
+    expect(text).toContain('| no raw fetch figure | ratio ≤ 1.05: no baseline |');
+  });
+
+  it('escapes pipes inside cells', () => {
+    const text = renderReport({
+      machine: 'm',
+      measurements: [{ section: 's', metric: 'a|b', subject: 'x', unit: 'u', samples: [1] }],
+    });
+    expect(text).toContain('| a\\|b |');
+  });
+});
