@@ -190,5 +190,7 @@ describe('secret hygiene', () => {
     }
     expect(lines.length).toBeGreaterThan(20);
     assertClean('log lines', lines);
+    assertClean('the client with a key', withKey);
+    assertClean('the client with a token', withToken);
   });
 });

@@ -10,9 +10,10 @@ const REMEMBERED_TOKENS = 4;
 
 /** Builds the `Authorization` header from an API key (`SSWS`) or a token (`Bearer`). */
 export class Credentials {
-  private readonly fixed: string | undefined;
-  private readonly provider: TokenProvider | undefined;
-  private readonly secrets: string[] = [];
+  // Private fields (#): util.inspect and console.log of a client never show them.
+  readonly #fixed: string | undefined;
+  readonly #provider: TokenProvider | undefined;
+  readonly #secrets: string[] = [];
 
   constructor(apiKey: string | undefined, token: string | TokenProvider | undefined) {
     if (apiKey !== undefined && token !== undefined) {
@@ -24,25 +25,25 @@ export class Credentials {
       );
     }
     if (typeof token === 'function') {
-      this.provider = token;
+      this.#provider = token;
     } else if (apiKey !== undefined) {
-      this.fixed = `SSWS ${checkSecret(apiKey, 'apiKey')}`;
-      this.secrets.push(apiKey);
+      this.#fixed = `SSWS ${checkSecret(apiKey, 'apiKey')}`;
+      this.#secrets.push(apiKey);
     } else if (token !== undefined) {
-      this.fixed = `Bearer ${checkSecret(token, 'token')}`;
-      this.secrets.push(token);
+      this.#fixed = `Bearer ${checkSecret(token, 'token')}`;
+      this.#secrets.push(token);
     }
   }
 
   /** The header value without awaiting, when the credential is fixed. */
   get fixedAuthorization(): string | undefined {
-    return this.fixed;
+    return this.#fixed;
   }
 
   /** The header value; calls the token function when there is one. */
   async authorization(refresh = false): Promise<string> {
-    if (this.fixed !== undefined) return this.fixed;
-    const provider = this.provider as TokenProvider;
+    if (this.#fixed !== undefined) return this.#fixed;
+    const provider = this.#provider as TokenProvider;
     let token: unknown;
     try {
       token = await provider({ refresh });
@@ -50,20 +51,20 @@ export class Credentials {
       throw new DataworkzError('The token function failed.', { cause });
     }
     const value = checkSecret(token, 'The token function result');
-    if (!this.secrets.includes(value)) {
-      this.secrets.push(value);
-      if (this.secrets.length > REMEMBERED_TOKENS) this.secrets.shift();
+    if (!this.#secrets.includes(value)) {
+      this.#secrets.push(value);
+      if (this.#secrets.length > REMEMBERED_TOKENS) this.#secrets.shift();
     }
     return `Bearer ${value}`;
   }
 
   get refreshable(): boolean {
-    return this.provider !== undefined;
+    return this.#provider !== undefined;
   }
 
   /** Every secret this client has sent, for scrubbing text that might echo one. */
   knownSecrets(): readonly string[] {
-    return this.secrets;
+    return this.#secrets;
   }
 }
 
