@@ -4,7 +4,9 @@ import {
   type Dataworkz,
   InvalidParameterError,
   type Properties,
+  serializePath,
   serializeProperties,
+  serializeQuery,
 } from '@dataworkz/client';
 import {
   assertContextValues,
@@ -55,14 +57,6 @@ export interface StreamAgentOptions {
   maxEventBytes?: number;
 }
 
-function requireAgentId(agentId: unknown): string {
-  // `.` and `..` would be resolved away by URL parsers and reach another path.
-  if (typeof agentId !== 'string' || agentId === '' || agentId === '.' || agentId === '..') {
-    throw new InvalidParameterError('agentId', 'agentId must be a non-empty id other than "." or "..".');
-  }
-  return agentId;
-}
-
 function nonNegative(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
@@ -78,11 +72,9 @@ function streamEndpoint(
   llmId: string | undefined,
   properties: string | undefined,
 ): string {
-  const query = new URLSearchParams();
-  if (llmId !== undefined) query.set('llmId', llmId);
-  if (properties !== undefined) query.set('properties', properties);
-  const search = query.toString();
-  return `${baseUrl}/api/agents/v1/a2a/${encodeURIComponent(agentId)}/stream${search ? `?${search}` : ''}`;
+  const path = serializePath('/api/agents/v1/a2a/{agentId}/stream', { agentId });
+  const search = serializeQuery({ llmId, properties });
+  return `${baseUrl}${path}${search ? `?${search}` : ''}`;
 }
 
 // Discovered extension URIs, per client and agent: the card rarely changes and costs a request.
@@ -116,11 +108,11 @@ async function providedValuesUriFor(dw: Dataworkz, agentId: string, signal: Abor
  * ```
  */
 export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgentOptions): AgentRun {
-  const id = requireAgentId(agentId);
+  const id = agentId;
+  const endpoint = streamEndpoint(dw.baseUrl, id, options.llmId, serializeProperties(options.properties));
   if (options.llmId !== undefined && (typeof options.llmId !== 'string' || options.llmId === '')) {
     throw new InvalidParameterError('llmId', 'llmId must be a non-empty string.');
   }
-  const properties = serializeProperties(options.properties);
   const { contextValues } = options;
   if (contextValues !== undefined) assertContextValues(contextValues, 'contextValues');
   const message = userMessage(options);
@@ -128,7 +120,6 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
     idleTimeoutMs: nonNegative('idleTimeoutMs', options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS),
     maxEventBytes: nonNegative('maxEventBytes', options.maxEventBytes, DEFAULT_MAX_EVENT_BYTES),
   };
-  const endpoint = streamEndpoint(dw.baseUrl, id, options.llmId, properties);
 
   async function* open(signal: AbortSignal): AsyncGenerator<A2AStreamEvent> {
     let sent: A2AMessage = message;

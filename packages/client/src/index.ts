@@ -24,6 +24,7 @@ export {
   UnprocessableEntityError,
 } from './core/errors.js';
 export type { Logger, LogLevel } from './core/logger.js';
+export { serializePath, serializeQuery } from './core/params.js';
 export type { Fetch, RequestOptions } from './core/transport.js';
 export { FilterExpression, type FilterValue, filter } from './filter.js';
 export type { components, operations, paths } from './generated/schema.js';

@@ -46,6 +46,11 @@ describe('APIError.generate', () => {
     expect(error.requestId).toBeUndefined();
   });
 
+  it('describes a JSON-RPC error body by its nested message', () => {
+    const body = { jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'Invalid request' } };
+    expect(APIError.generate(400, body, new Headers()).message).toBe('400 Invalid request');
+  });
+
   it('describes a body-less error by its status', () => {
     expect(APIError.generate(500, '', new Headers()).message).toBe('500 status code (no body)');
   });

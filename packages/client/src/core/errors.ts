@@ -124,9 +124,15 @@ function describeStatus(status: number, body: unknown): string {
     readString(body, 'message') ??
     readString(body, 'failureReason') ??
     readString(body, 'error') ??
+    // A JSON-RPC error response nests its message: `{ error: { code, message } }`.
+    readString(readObject(body, 'error'), 'message') ??
     (typeof body === 'string' && body.length > 0 ? body : undefined);
   if (detail === undefined) return `${status} status code (no body)`;
   return `${status} ${detail.length > 300 ? `${detail.slice(0, 300)}...` : detail}`;
+}
+
+function readObject(body: unknown, key: string): unknown {
+  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[key] : undefined;
 }
 
 function readString(body: unknown, key: string): string | undefined {
