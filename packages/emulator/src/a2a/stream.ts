@@ -78,6 +78,20 @@ export class A2AServer {
         'TOO_MANY_STREAMS',
       );
     }
+    const params = (body as Record<string, unknown>).params as { message?: unknown } | undefined;
+    if (
+      (method === 'message/stream' || method === 'message/send') &&
+      (typeof params?.message !== 'object' || params.message === null || Array.isArray(params.message))
+    ) {
+      // The SDK would fail on a missing message with an internal error; it is the caller's mistake.
+      const id = (body as { id?: unknown }).id;
+      ex.reply.json(200, {
+        jsonrpc: '2.0',
+        id: typeof id === 'string' || typeof id === 'number' ? id : null,
+        error: A2AError.invalidParams('params.message must be a message object').toJSONRPCError(),
+      });
+      return;
+    }
     const header = ex.req.headers[HTTP_EXTENSION_HEADER.toLowerCase()];
     const context = new ServerCallContext(
       Extensions.parseServiceParameter(Array.isArray(header) ? header.join(',') : header),
