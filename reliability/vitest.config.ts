@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests run the packages from src through the `source` export condition.
+export default defineConfig({
+  resolve: { conditions: ['source'] },
+  ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
+  test: {
+    execArgv: ['--expose-gc'],
+    include: ['test/**/*.test.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 30_000,
+  },
+});
