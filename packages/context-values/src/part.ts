@@ -1,5 +1,5 @@
 import { ContextValuesError } from './errors.js';
-import { assertContextValues, type ContextValues } from './json.js';
+import { assertContextValues, type ContextValues, isRecord } from './json.js';
 
 /** The message part that carries context values: a data part flagged with the extension URI. */
 export interface ProvidedValuesPart {
@@ -13,27 +13,16 @@ export interface MessageWithParts {
   parts: readonly unknown[];
 }
 
-function assertUri(uri: string): void {
-  if (typeof uri !== 'string' || uri.trim() === '') {
-    throw new ContextValuesError('The provided-values extension URI must be a non-empty string');
-  }
-}
-
 /** Whether `part` is a provided-values part for `uri`. */
 export function isProvidedValuesPart(part: unknown, uri: string): boolean {
-  if (part === null || typeof part !== 'object') return false;
-  const { kind, metadata } = part as { kind?: unknown; metadata?: unknown };
-  return (
-    kind === 'data' &&
-    metadata !== null &&
-    typeof metadata === 'object' &&
-    (metadata as Record<string, unknown>)[uri] === true
-  );
+  return isRecord(part) && part.kind === 'data' && isRecord(part.metadata) && part.metadata[uri] === true;
 }
 
 /** The data part carrying `values` under the extension `uri`. Throws ContextValuesError for non-JSON values. */
 export function providedValuesPart(values: ContextValues, uri: string): ProvidedValuesPart {
-  assertUri(uri);
+  if (typeof uri !== 'string' || !uri.trim()) {
+    throw new ContextValuesError(`Bad extension URI: ${String(uri)}`);
+  }
   assertContextValues(values);
   return { kind: 'data', data: values, metadata: { [uri]: true } };
 }

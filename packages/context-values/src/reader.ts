@@ -1,5 +1,5 @@
 import { ContextValuesError } from './errors.js';
-import { assertContextValues, type ContextValues, type JsonValue } from './json.js';
+import { assertContextValues, type ContextValues } from './json.js';
 import { isProvidedValuesPart } from './part.js';
 
 /**
@@ -11,16 +11,15 @@ export function readProvidedValues(message: unknown, uri: string): ContextValues
   if (message === null || typeof message !== 'object') {
     throw new ContextValuesError('message must be an object', 'message');
   }
-  const parts = (message as { parts?: unknown }).parts;
-  if (parts === undefined) return undefined;
+  const { parts = [] } = message as { parts?: unknown };
   if (!Array.isArray(parts)) throw new ContextValuesError('message.parts must be an array', 'message.parts');
-  let found: Array<[string, JsonValue]> | undefined;
-  for (const [index, part] of parts.entries()) {
-    if (!isProvidedValuesPart(part, uri)) continue;
-    const data = (part as { data?: unknown }).data;
-    assertContextValues(data, `message.parts[${index}].data`);
-    found = [...(found ?? []), ...Object.entries(data)];
-  }
+  const carriers = parts.filter((part) => isProvidedValuesPart(part, uri));
+  if (carriers.length === 0) return undefined;
+  const found = carriers.flatMap((part) => {
+    const { data } = part as { data?: unknown };
+    assertContextValues(data, `message.parts[${parts.indexOf(part)}].data`);
+    return Object.entries(data);
+  });
   // fromEntries defines own properties, so a `__proto__` name stays a plain key.
-  return found && Object.fromEntries(found);
+  return Object.fromEntries(found);
 }

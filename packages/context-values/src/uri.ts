@@ -8,15 +8,12 @@ export const EXTENSIONS_HEADER = 'X-A2A-Extensions';
 
 /** The provided-values extension URI for an extension base such as `https://dataworkz.com`. */
 export function providedValuesUri(base: string): string {
-  let parsed: URL;
+  let url: URL | undefined;
   try {
-    parsed = new URL(base);
-  } catch {
-    throw new ContextValuesError(`The extension base must be an absolute URL, got ${JSON.stringify(base)}`);
-  }
-  if (parsed.search || parsed.hash) {
-    throw new ContextValuesError('The extension base must not carry a query or a fragment');
-  }
+    url = new URL(base);
+  } catch {}
+  // A query or fragment would swallow the appended path.
+  if (!url || url.search || url.hash) throw new ContextValuesError(`Bad extension base: ${base}`);
   return `${base.replace(/\/+$/, '')}${PROVIDED_VALUES_PATH}`;
 }
 
@@ -43,15 +40,6 @@ export function findProvidedValuesUri(card: CardWithExtensions): string | undefi
 export function extensionsHeader(
   ...sources: ReadonlyArray<string | readonly string[] | null | undefined>
 ): string {
-  const seen = new Set<string>();
-  for (const source of sources) {
-    if (source == null) continue;
-    for (const item of typeof source === 'string' ? [source] : source) {
-      for (const uri of item.split(',')) {
-        const trimmed = uri.trim();
-        if (trimmed) seen.add(trimmed);
-      }
-    }
-  }
-  return [...seen].join(', ');
+  const uris = sources.flat().flatMap((source) => source?.split(',') ?? []);
+  return [...new Set(uris.map((uri) => uri.trim()).filter(Boolean))].join(', ');
 }
