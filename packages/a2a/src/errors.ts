@@ -3,6 +3,8 @@ import type { A2AStreamEvent, TaskState } from './a2a-types.js';
 
 /** The agent answered with a JSON-RPC error (before the stream began or inside it). */
 export class JsonRpcError extends DataworkzError {
+  // Written out: minifiers rename classes, and the name is what logs show.
+  override name = 'JsonRpcError';
   readonly code: number;
   readonly data: unknown;
 
@@ -18,6 +20,7 @@ export class JsonRpcError extends DataworkzError {
  * account has no default. `cause` is the error as the service reported it.
  */
 export class NoLlmError extends DataworkzError {
+  override name = 'NoLlmError';
   constructor(cause: DataworkzError) {
     super(
       `No LLM could be determined for this agent: pass llmId, or configure one for the agent or the account (${cause.message})`,
@@ -30,6 +33,7 @@ export class NoLlmError extends DataworkzError {
 
 /** The stream ended (cleanly) before its final event: the agent's answer never arrived. */
 export class IncompleteStreamError extends DataworkzError {
+  override name = 'IncompleteStreamError';
   /** The last event received, if any. */
   readonly lastEvent: A2AStreamEvent | undefined;
 
@@ -41,6 +45,7 @@ export class IncompleteStreamError extends DataworkzError {
 
 /** No bytes arrived on the stream for longer than the idle time-out. */
 export class StreamIdleTimeoutError extends APIConnectionTimeoutError {
+  override name = 'StreamIdleTimeoutError';
   readonly idleTimeoutMs: number;
 
   constructor(idleTimeoutMs: number) {
@@ -51,6 +56,7 @@ export class StreamIdleTimeoutError extends APIConnectionTimeoutError {
 
 /** One Server-Sent Event was larger than the limit; the stream was closed. */
 export class StreamEventTooLargeError extends DataworkzError {
+  override name = 'StreamEventTooLargeError';
   readonly maxEventBytes: number;
 
   constructor(maxEventBytes: number) {
@@ -60,13 +66,18 @@ export class StreamEventTooLargeError extends DataworkzError {
 }
 
 /** The stream carried something that is not an A2A event (bad JSON, a wrong JSON-RPC id, no result). */
-export class StreamProtocolError extends DataworkzError {}
+export class StreamProtocolError extends DataworkzError {
+  override name = 'StreamProtocolError';
+}
 
 /** A success status whose body is not an event stream, e.g. a JSON object; `body` holds what came. */
-export class NotAStreamError extends MalformedResponseError {}
+export class NotAStreamError extends MalformedResponseError {
+  override name = 'NotAStreamError';
+}
 
 /** The agent's task ended `failed`, `rejected` or `canceled`. */
 export class TaskFailedError extends DataworkzError {
+  override name = 'TaskFailedError';
   readonly state: TaskState;
   readonly taskId: string | undefined;
   readonly contextId: string | undefined;

@@ -84,9 +84,16 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
   #started = false;
   #taskId: string | undefined;
   #contextId: string | undefined;
+  readonly #redact: <E extends Error>(error: E) => E;
 
-  constructor(open: OpenStream, signal?: AbortSignal) {
+  /** `redact` removes the caller's credentials from errors built from what the server sent. */
+  constructor(
+    open: OpenStream,
+    signal?: AbortSignal,
+    redact: <E extends Error>(error: E) => E = (error) => error,
+  ) {
     this.#open = open;
+    this.#redact = redact;
     if (signal) {
       const onAbort = () => this.#controller.abort(signal.reason);
       if (signal.aborted) onAbort();
@@ -178,7 +185,7 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
           const answer = finalAnswerOf(finalEvent, [...artifacts.values()]);
           if (FAILED_STATES.has(answer.state)) {
             this.#final.reject(
-              new TaskFailedError(answer.state, answer.answer, answer.taskId, answer.contextId),
+              this.#redact(new TaskFailedError(answer.state, answer.answer, answer.taskId, answer.contextId)),
             );
           } else this.#final.resolve(answer);
         }
@@ -191,7 +198,7 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
       }
       throw new IncompleteStreamError(last);
     } catch (error) {
-      const failure = toRunError(error, signal);
+      const failure = this.#redact(toRunError(error, signal));
       ended = true;
       this.#final.reject(failure);
       throw failure;

@@ -138,5 +138,5 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
     for await (const event of stream) yield event as A2AStreamEvent;
   }
 
-  return new AgentRun(open, options.signal);
+  return new AgentRun(open, options.signal, dw.redact);
 }

@@ -6,6 +6,7 @@ import { APIUserAbortError, DataworkzError, errorFromResponse } from './core/err
 import { Log, type Logger, type LogLevel, resolveLogLevel } from './core/logger.js';
 import { Outgoing } from './core/outgoing.js';
 import { checkHeaderRecord, serializePath, serializeQuery } from './core/params.js';
+import { scrubError } from './core/redact.js';
 import { type Fetch, type SendFetch, Transport } from './core/transport.js';
 import type { paths } from './generated/schema.js';
 import { Agents } from './resources/agents.js';
@@ -116,6 +117,16 @@ export class Dataworkz {
     }
     if (!response.ok) throw await errorFromResponse(response, this.transport.scrubText);
     return response;
+  };
+
+  /**
+   * Removes every credential this client has sent from an error, in place, and returns it: the
+   * message, stack, data fields and cause. The client's own errors are already clean; this is for
+   * errors built from what a server sent elsewhere (the A2A stream, say).
+   */
+  readonly redact = <E extends Error>(error: E): E => {
+    scrubError(error, this.credentials.knownSecrets());
+    return error;
   };
 }
 

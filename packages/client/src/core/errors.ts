@@ -1,17 +1,19 @@
 /** The base of every error this package throws. */
 export class DataworkzError extends Error {
+  // Written out: minifiers rename classes, and the name is what logs show.
+  override name = 'DataworkzError';
   /** How many HTTP attempts were made before this error was thrown (set by the request pipeline). */
   attempts: number | undefined;
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = new.target.name;
     this.attempts = undefined;
   }
 }
 
 /** A method was called with a missing or invalid argument; nothing was sent. */
 export class InvalidParameterError extends DataworkzError {
+  override name = 'InvalidParameterError';
   readonly parameter: string;
 
   constructor(parameter: string, message: string) {
@@ -31,6 +33,7 @@ const SENSITIVE_RESPONSE_HEADERS = new Set([
 
 /** The service answered with a status that is not a success, or with a body that cannot be used. */
 export class APIError extends DataworkzError {
+  override name = 'APIError';
   readonly status: number;
   readonly headers: Headers;
   /** The parsed JSON body when it was JSON, else its text (possibly empty). */
@@ -52,20 +55,39 @@ export class APIError extends DataworkzError {
   }
 }
 
-export class BadRequestError extends APIError {}
-export class AuthenticationError extends APIError {}
-export class PermissionDeniedError extends APIError {}
-export class NotFoundError extends APIError {}
-export class ConflictError extends APIError {}
-export class UnprocessableEntityError extends APIError {}
-export class RateLimitError extends APIError {}
-export class InternalServerError extends APIError {}
+export class BadRequestError extends APIError {
+  override name = 'BadRequestError';
+}
+export class AuthenticationError extends APIError {
+  override name = 'AuthenticationError';
+}
+export class PermissionDeniedError extends APIError {
+  override name = 'PermissionDeniedError';
+}
+export class NotFoundError extends APIError {
+  override name = 'NotFoundError';
+}
+export class ConflictError extends APIError {
+  override name = 'ConflictError';
+}
+export class UnprocessableEntityError extends APIError {
+  override name = 'UnprocessableEntityError';
+}
+export class RateLimitError extends APIError {
+  override name = 'RateLimitError';
+}
+export class InternalServerError extends APIError {
+  override name = 'InternalServerError';
+}
 
 /** A successful status whose body is not what the operation returns (invalid JSON, an empty body). */
-export class MalformedResponseError extends APIError {}
+export class MalformedResponseError extends APIError {
+  override name = 'MalformedResponseError';
+}
 
 /** A search or answer came back with `status: FAILED`; `failureReason` says why, `body` is the parsed response. */
 export class QueryFailedError extends APIError {
+  override name = 'QueryFailedError';
   readonly failureReason: string | undefined;
 
   constructor(status: number, body: unknown, headers: Headers) {
@@ -77,6 +99,7 @@ export class QueryFailedError extends APIError {
 
 /** No response arrived: the connection could not be made, was reset, or dropped mid-body. */
 export class APIConnectionError extends DataworkzError {
+  override name = 'APIConnectionError';
   constructor(message = 'Connection error.', options?: { cause?: unknown }) {
     super(message, options);
   }
@@ -84,6 +107,7 @@ export class APIConnectionError extends DataworkzError {
 
 /** The request did not complete within its time-out. */
 export class APIConnectionTimeoutError extends APIConnectionError {
+  override name = 'APIConnectionTimeoutError';
   constructor(message = 'Request timed out.', options?: { cause?: unknown }) {
     super(message, options);
   }
@@ -91,6 +115,7 @@ export class APIConnectionTimeoutError extends APIConnectionError {
 
 /** The caller's AbortSignal aborted the request. */
 export class APIUserAbortError extends DataworkzError {
+  override name = 'APIUserAbortError';
   constructor(message = 'Request was aborted.', options?: { cause?: unknown }) {
     super(message, options);
   }

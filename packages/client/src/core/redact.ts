@@ -42,28 +42,38 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
   return out;
 }
 
+function isPlainData(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return Array.isArray(value) || proto === Object.prototype || proto === null;
+}
+
 /** A parsed body with every secret removed; returned unchanged when none occurs. */
 export function scrubValue(value: unknown, secrets: readonly string[]): unknown {
   if (secrets.length === 0) return value;
   if (typeof value === 'string') return scrubSecrets(value, secrets);
-  if (value === null || typeof value !== 'object') return value;
+  // Class instances (Headers, errors) are not data; JSON would flatten them.
+  if (value === null || typeof value !== 'object' || !isPlainData(value)) return value;
   const text = JSON.stringify(value);
   // A secret inside JSON text may appear with its special characters escaped.
   const scrubbed = scrubSecrets(text, [...secrets, ...secrets.map((s) => JSON.stringify(s).slice(1, -1))]);
   return scrubbed === text ? value : JSON.parse(scrubbed);
 }
 
-/** Removes secrets a server echoed from an error's message, stack and body, in place. */
+/**
+ * Removes secrets a server echoed from an error, in place: its message, stack and every own data
+ * field (body, failureReason, a JSON-RPC error's data, ...), and its cause, likewise.
+ */
 export function scrubError(error: Error, secrets: readonly string[]): void {
   if (secrets.length === 0) return;
-  const target = error as unknown as Record<string, unknown>;
-  for (const key of ['message', 'stack', 'failureReason', 'body']) {
-    const value = target[key];
-    if (value === undefined) continue;
-    const scrubbed = scrubValue(value, secrets);
-    if (scrubbed !== value) {
-      const enumerable = Object.getOwnPropertyDescriptor(error, key)?.enumerable ?? false;
-      Object.defineProperty(error, key, { value: scrubbed, writable: true, configurable: true, enumerable });
+  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 8; depth++) {
+    for (const key of Object.getOwnPropertyNames(current)) {
+      const descriptor = Object.getOwnPropertyDescriptor(current, key);
+      if (!descriptor || !('value' in descriptor) || descriptor.value === undefined) continue;
+      const scrubbed = scrubValue(descriptor.value, secrets);
+      if (scrubbed !== descriptor.value) {
+        Object.defineProperty(current, key, { ...descriptor, value: scrubbed, writable: true });
+      }
     }
+    current = (current as { cause?: unknown }).cause;
   }
 }
