@@ -49,12 +49,10 @@ function assemble(artifacts: Map<string, A2AArtifact>, event: AgentEvent): void 
   const { artifact, append } = event;
   const earlier = artifacts.get(artifact.artifactId);
   const parts = Array.isArray(artifact.parts) ? artifact.parts : [];
-  artifacts.set(
-    artifact.artifactId,
-    append && earlier
-      ? { ...earlier, parts: [...earlier.parts, ...parts] }
-      : { ...artifact, parts: [...parts] },
-  );
+  if (append && earlier) {
+    // In place, on the run's own copy: copying all earlier parts per chunk made long streams quadratic.
+    for (const part of parts) earlier.parts.push(part);
+  } else artifacts.set(artifact.artifactId, { ...artifact, parts: [...parts] });
 }
 
 function finalAnswerOf(event: AgentEvent, artifacts: A2AArtifact[]): FinalAnswer {

@@ -64,7 +64,7 @@ export const filter = {
 };
 
 /** A filter value as a literal: strings quoted with `'`, an inner `'` doubled (SQL style). */
-export function literal(value: FilterValue): string {
+function literal(value: FilterValue): string {
   if (typeof value === 'string') return `'${value.replaceAll("'", "''")}'`;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new InvalidParameterError('filter', 'A filter number must be finite.');

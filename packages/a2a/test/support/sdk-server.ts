@@ -31,7 +31,7 @@ export interface SdkServerOptions {
   extensionBase?: string;
 }
 
-export interface RecordedStreamRequest {
+interface RecordedStreamRequest {
   path: string;
   query: URLSearchParams;
   headers: IncomingMessage['headers'];

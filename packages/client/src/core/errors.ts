@@ -202,7 +202,7 @@ export async function errorFromResponse(
 }
 
 /** JSON when the text parses as JSON, the text itself otherwise. */
-export function parseBody(text: string): unknown {
+function parseBody(text: string): unknown {
   if (text.length === 0) return text;
   try {
     return JSON.parse(text);

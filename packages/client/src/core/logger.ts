@@ -13,7 +13,7 @@ export interface Logger {
 const LEVELS: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
 const DEFAULT_LEVEL: LogLevel = 'warn';
 
-export function isLogLevel(value: unknown): value is LogLevel {
+function isLogLevel(value: unknown): value is LogLevel {
   return typeof value === 'string' && Object.hasOwn(LEVELS, value);
 }
 

@@ -236,7 +236,7 @@ function isRedirect(status: number): boolean {
 }
 
 /** Whether a failed attempt may be retried: connection problems, 408/409/429/5xx, or `x-should-retry`. */
-export function isRetryable(error: DataworkzError): boolean {
+function isRetryable(error: DataworkzError): boolean {
   if (error instanceof APIConnectionError) return true;
   if (!(error instanceof APIError) || error.status < 300) return false;
   const hint = error.headers.get('x-should-retry');

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 
 /** A request as it arrived on the wire. */
-export interface WireRequest {
+interface WireRequest {
   method: string;
   path: string;
   /** The raw query, without `?`. */

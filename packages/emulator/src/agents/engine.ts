@@ -14,7 +14,7 @@ function score(scenario: Scenario, text: string): number {
 }
 
 /** The scenario whose keywords best match the latest text, else the most recent earlier user turn. */
-export function selectScenario(agent: AgentDefinition, input: AgentInput): Scenario | undefined {
+function selectScenario(agent: AgentDefinition, input: AgentInput): Scenario | undefined {
   const texts = [
     input.text,
     ...input.history

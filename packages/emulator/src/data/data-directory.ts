@@ -37,7 +37,7 @@ const formatsByExtension: Record<string, DocumentFormat> = {
   '.htm': 'html',
 };
 
-export class DataDirectoryError extends Error {
+class DataDirectoryError extends Error {
   override readonly name = 'DataDirectoryError';
 }
 

@@ -182,7 +182,7 @@ const topics: Topic[] = [
 ];
 
 /** The product documentation corpus: every topic for every version, in rotating formats. */
-export function productDocuments(): CorpusDocument[] {
+function productDocuments(): CorpusDocument[] {
   const documents: CorpusDocument[] = [];
   topics.forEach((topic, t) => {
     versions.forEach((v, i) => {

@@ -175,7 +175,7 @@ export function supportDocumentId(slug: string): string {
   return stableId(`support-kb/${slug}`);
 }
 
-export function supportDocuments(): CorpusDocument[] {
+function supportDocuments(): CorpusDocument[] {
   return articles.map((a) => ({
     documentId: supportDocumentId(a.slug),
     title: a.title,

@@ -2,7 +2,7 @@ import type { DocumentFormat, QnaSystem } from '../data/model.js';
 import type { Hit } from './retriever.js';
 
 /** The search result `type` of each stored format: Word files are `word`, web pages `link`. */
-export const resultType: Record<DocumentFormat, 'pdf' | 'word' | 'text' | 'link'> = {
+const resultType: Record<DocumentFormat, 'pdf' | 'word' | 'text' | 'link'> = {
   pdf: 'pdf',
   docx: 'word',
   txt: 'text',
@@ -10,7 +10,7 @@ export const resultType: Record<DocumentFormat, 'pdf' | 'word' | 'text' | 'link'
   html: 'link',
 };
 
-export function documentLink(systemId: string, documentId: string): string {
+function documentLink(systemId: string, documentId: string): string {
   return `/api/qna/v1/systems/${encodeURIComponent(systemId)}/document?documentId=${encodeURIComponent(documentId)}`;
 }
 

@@ -32,7 +32,7 @@ export const operations = Object.entries(spec.paths).flatMap(([path, methods]) =
 );
 
 /** A validator for one response of an operation, from the spec itself. */
-export function responseValidator(
+function responseValidator(
   operationId: string,
   status = '200',
   mediaType = 'application/json',
