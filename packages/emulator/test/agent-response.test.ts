@@ -62,7 +62,7 @@ describe('the deprecated response call', () => {
     const d = data(res);
     expect('structuredResponse' in d).toBe(false);
     expect('probe' in d).toBe(false);
-    expect(d.answer).toMatch(/To export a report, open it, choose Export and pick a format \[\d\]\./);
+    expect(d.answer).toMatch(/To export a report, open it, choose Export and pick a format (\[\d\])+\./);
   });
 
   it('personalises with contextValues.userName', async () => {

@@ -129,6 +129,14 @@ describe('answer', () => {
     expect(first.extractedFilters).toBe("version = '2.1'");
   });
 
+  it('says a sentence several contexts share once, citing each of them', async () => {
+    const body = await answer(docs, { questionText: 'How do I export a report?' });
+    const sentences = (body.answer as string).split(/(?<=\.)\s+/);
+    expect(new Set(sentences).size).toBe(sentences.length);
+    expect(body.answer).toMatch(/pick a format \[1\]\[2\]\[3\]\./);
+    expect((body.context as Item[]).length).toBe(3);
+  });
+
   it('answers from the support knowledge base', async () => {
     const body = await answer(kb, { questionText: 'Within how many days can I return hardware?' });
     expect(body.answer).toMatch(/within 30 days of delivery/);

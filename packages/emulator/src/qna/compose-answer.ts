@@ -11,24 +11,31 @@ const terms = (text: string) =>
 
 /**
  * An extractive answer: the sentences of the retrieved contexts that share the most terms with the
- * question, in context order, each cited as [n] (n = its context's position). Deterministic.
+ * question, in context order, each cited as [n] (n = its context's position). A sentence that several
+ * contexts share is said once, citing each of them. Deterministic.
  */
 export function composeAnswer(question: string, contexts: Hit[], maxSentences = 2): string | undefined {
   const wanted = terms(question);
-  const candidates: { text: string; cite: number; score: number; order: number }[] = [];
+  const candidates = new Map<string, { text: string; cites: number[]; score: number; order: number }>();
   contexts.forEach((hit, c) => {
     for (const sentence of hit.passage.text.split(/(?<=[.!?])\s+/)) {
+      const text = sentence.trim().replace(/[.!?]$/, '');
+      const known = candidates.get(text);
+      if (known) {
+        if (!known.cites.includes(c + 1)) known.cites.push(c + 1);
+        continue;
+      }
       const have = terms(sentence);
       let score = 0;
       for (const t of wanted) if (have.has(t)) score += 1;
-      candidates.push({ text: sentence.trim(), cite: c + 1, score, order: candidates.length });
+      candidates.set(text, { text, cites: [c + 1], score, order: candidates.size });
     }
   });
-  const chosen = candidates
+  const chosen = [...candidates.values()]
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score || a.order - b.order)
     .slice(0, maxSentences)
     .sort((a, b) => a.order - b.order);
   if (chosen.length === 0) return undefined;
-  return chosen.map((s) => `${s.text.replace(/[.!?]$/, '')} [${s.cite}].`).join(' ');
+  return chosen.map((s) => `${s.text} ${s.cites.map((n) => `[${n}]`).join('')}.`).join(' ');
 }
