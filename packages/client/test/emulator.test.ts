@@ -29,6 +29,16 @@ function last() {
 }
 
 describe('against the emulator', () => {
+  it('hands the successful response to onResponse, after retries', async () => {
+    emu.faults.add({ route: 'listQnaSystems', status: 503 });
+    const seen: Response[] = [];
+    const systems = await dw.qna.list({ onResponse: (response) => seen.push(response) });
+    expect(Object.keys(systems)).toContain(seed.systems.productDocs.systemId);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.status).toBe(200);
+    expect(seen[0]?.headers.get('x-request-id')).toMatch(/\S+/);
+  });
+
   it('agents.list', async () => {
     const agents = await dw.agents.list();
     expect(agents.map((a) => a.agentId)).toContain(seed.agents.orderStatus.agentId);

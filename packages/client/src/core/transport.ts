@@ -23,6 +23,11 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Retries after the first attempt. */
   maxRetries?: number;
+  /**
+   * Receives the successful HTTP response (status, headers such as `x-request-id`) before the result
+   * is returned. Its body belongs to the method: read the result, not the body.
+   */
+  onResponse?: (response: Response) => void;
 }
 
 /** A custom fetch (the `fetch` option): receives each outgoing Request; the global `fetch` fits. */
@@ -108,6 +113,7 @@ export class Transport {
           Request: Outgoing as unknown as typeof Request,
         });
         if (result.response.ok) {
+          options.onResponse?.(result.response);
           const value = read(result, deadline);
           if (!keepDeadline) deadline.clear();
           return value;
