@@ -59,7 +59,7 @@ export function runSection(name: SectionName, plan: Plan): Promise<SectionResult
             },
             connections: plan.loadConnections,
             seconds: plan.loadSeconds,
-            rounds: plan.rounds,
+            rounds: plan.loadRounds,
           });
         } finally {
           await prism.close();
@@ -78,7 +78,13 @@ async function memory(plan: Plan): Promise<SectionResult> {
     for (let round = 0; round < plan.memoryRounds; round++) {
       for (const subject of ['client', 'fetch'] as const) {
         results.push(
-          await inChild(plan, { section: 'memory-calls', target, calls: plan.memoryCalls, subject }),
+          await inChild(plan, {
+            section: 'memory-calls',
+            target,
+            calls: plan.memoryCalls,
+            warmCalls: plan.memoryWarmCalls,
+            subject,
+          }),
         );
       }
     }
@@ -87,7 +93,14 @@ async function memory(plan: Plan): Promise<SectionResult> {
     const target = { url: source.url, apiKey: source.apiKey, events: plan.memoryStreamEvents };
     for (let round = 0; round < plan.memoryRounds; round++) {
       for (const subject of ['a2a', 'parser'] as const) {
-        results.push(await inChild(plan, { section: 'memory-stream', target, subject }));
+        results.push(
+          await inChild(plan, {
+            section: 'memory-stream',
+            target,
+            warmEvents: plan.memoryWarmEvents,
+            subject,
+          }),
+        );
       }
     }
   });

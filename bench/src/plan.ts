@@ -8,8 +8,12 @@ export interface Plan {
   readonly inFlight: number;
   readonly streamEvents: number;
   readonly memoryCalls: number;
+  /** Calls and events before the first reading, so one-off heap growth is not counted as growth. */
+  readonly memoryWarmCalls: number;
+  readonly memoryWarmEvents: number;
   readonly memoryStreamEvents: number;
   readonly memoryRounds: number;
+  readonly loadRounds: number;
   readonly loadSeconds: number;
   readonly loadConnections: number;
   readonly importRuns: number;
@@ -25,9 +29,12 @@ export const fullPlan: Plan = {
   inFlight: 100,
   streamEvents: 50_000,
   memoryCalls: 10_000,
+  memoryWarmCalls: 2_000,
+  memoryWarmEvents: 10_000,
   memoryStreamEvents: 100_000,
   memoryRounds: 3,
-  loadSeconds: 10,
+  loadRounds: 3,
+  loadSeconds: 5,
   loadConnections: 50,
   importRuns: 10,
   sectionTimeoutMs: 10 * 60_000,
@@ -41,8 +48,11 @@ export const quickPlan: Plan = {
   inFlight: 10,
   streamEvents: 500,
   memoryCalls: 200,
+  memoryWarmCalls: 50,
+  memoryWarmEvents: 200,
   memoryStreamEvents: 1_000,
   memoryRounds: 1,
+  loadRounds: 1,
   loadSeconds: 1,
   loadConnections: 10,
   importRuns: 1,

@@ -14,20 +14,34 @@ const header = ['section', 'metric', 'subject', 'median', 'min', 'max', 'ratio t
 /** Renders the results as one markdown table under the machine line. */
 export function renderReport(report: Report): string {
   const lines = [report.machine, '', row(header), row(header.map(() => '---'))];
-  for (const measurement of report.measurements) lines.push(row(cells(measurement, report.measurements)));
+  for (const measurement of grouped(report.measurements))
+    lines.push(row(cells(measurement, report.measurements)));
   if (report.notes && report.notes.length > 0) lines.push('', ...report.notes);
   return `${lines.join('\n')}\n`;
+}
+
+/** Rows of one section and metric together, in the order each first appears. */
+function grouped(measurements: readonly Measurement[]): Measurement[] {
+  const groups = new Map<string, Measurement[]>();
+  for (const m of measurements) {
+    const key = `${m.section}\u0000${m.metric}`;
+    const group = groups.get(key);
+    if (group) group.push(m);
+    else groups.set(key, [m]);
+  }
+  return [...groups.values()].flat();
 }
 
 function cells(m: Measurement, all: readonly Measurement[]): string[] {
   const { median, min, max } = summarize(m.samples);
   const base = m.baseline === undefined ? undefined : findBaseline(m, all);
   const baseMedian = base ? summarize(base.samples).median : undefined;
-  const ratio = baseMedian === undefined || baseMedian === 0 ? undefined : median / baseMedian;
+  // A ratio to a baseline at or below zero (memory that shrank, say) says nothing.
+  const ratio = baseMedian === undefined || baseMedian <= 0 ? undefined : median / baseMedian;
   let ratioCell = '';
   if (isBaselineOfAnother(m, all)) ratioCell = 'baseline';
-  else if (m.baseline !== undefined)
-    ratioCell = ratio === undefined ? `no ${m.baseline} figure` : `${ratio.toFixed(2)}×`;
+  else if (base === undefined && m.baseline !== undefined) ratioCell = `no ${m.baseline} figure`;
+  else if (m.baseline !== undefined) ratioCell = ratio === undefined ? 'n/a' : `${ratio.toFixed(2)}×`;
   const goals = (m.goals ?? []).map((goal) => goalCell(goal, m.unit, median, baseMedian)).join('; ');
   return [
     m.section,

@@ -87,3 +87,38 @@ describe('renderReport', () => {
     expect(text).toContain('| a\\|b |');
   });
 });
+
+describe('row order', () => {
+  it('keeps the rows of one metric together, in order of first appearance', () => {
+    const m = (metric: string, subject: string): Measurement => ({
+      section: 's',
+      metric,
+      subject,
+      unit: 'u',
+      samples: [1],
+    });
+    const text = renderReport({
+      machine: 'm',
+      measurements: [m('a', 'x'), m('b', 'x'), m('a', 'y'), m('b', 'y')],
+    });
+    const subjects = text
+      .split('\n')
+      .slice(4)
+      .filter((line) => line.startsWith('| s'))
+      .map((line) => line.split(' | ').slice(1, 3).join(' '));
+    expect(subjects).toEqual(['a x', 'a y', 'b x', 'b y']);
+  });
+});
+
+describe('ratios', () => {
+  it('gives no ratio against a baseline at or below zero', () => {
+    const text = renderReport({
+      machine: 'm',
+      measurements: [
+        { section: 's', metric: 'growth', subject: 'base', unit: 'MiB', samples: [-4] },
+        { section: 's', metric: 'growth', subject: 'ours', unit: 'MiB', samples: [3], baseline: 'base' },
+      ],
+    });
+    expect(text).toContain('| s | growth | ours | 3.00 MiB | 3.00 | 3.00 | n/a |  |');
+  });
+});

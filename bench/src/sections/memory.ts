@@ -6,11 +6,13 @@ import { readWithParser, type StreamTarget } from './stream-readers.js';
 export interface MemoryCallsRequest {
   readonly target: CallTarget;
   readonly calls: number;
+  readonly warmCalls: number;
   readonly subject: 'client' | 'fetch';
 }
 
 export interface MemoryStreamRequest {
   readonly target: StreamTarget;
+  readonly warmEvents: number;
   readonly subject: 'a2a' | 'parser';
 }
 
@@ -21,17 +23,17 @@ const growthGoal: Goal[] = [{ kind: 'max', value: 20 }];
 /** Calls kept in flight while counting memory: enough to be quick, few enough to be a steady load. */
 const inFlight = 10;
 
-/** RSS after warming up and after `calls` more calls, in this fresh process (run with --expose-gc). */
+/** RSS after warm-up calls and after `calls` more calls, in this fresh process (run with --expose-gc). */
 export async function measureCallMemory(request: MemoryCallsRequest): Promise<SectionResult> {
   const isClient = request.subject === 'client';
   const call = isClient ? clientCall(request.target) : rawFetchCall(request.target);
-  await callMany(call, 200, inFlight);
+  await callMany(call, request.warmCalls, inFlight);
   const before = settledRss();
   await callMany(call, request.calls, inFlight);
   const after = settledRss();
   const name = isClient ? clientName : fetchName;
   return growth(
-    `RSS growth over ${request.calls.toLocaleString('en-US')} calls`,
+    `${request.calls.toLocaleString('en-US')} calls`,
     name,
     before,
     after,
@@ -43,19 +45,13 @@ export async function measureCallMemory(request: MemoryCallsRequest): Promise<Se
 export async function measureStreamMemory(request: MemoryStreamRequest): Promise<SectionResult> {
   const isOurs = request.subject === 'a2a';
   const read = isOurs ? readWithDataworkz : readWithParser;
-  await read({ ...request.target, events: 1_000 });
+  await read({ ...request.target, events: request.warmEvents });
   const before = settledRss();
   await read(request.target);
   const after = settledRss();
   const name = isOurs ? a2aName : parserName;
   const events = request.target.events.toLocaleString('en-US');
-  return growth(
-    `RSS growth over a ${events}-event stream`,
-    name,
-    before,
-    after,
-    isOurs ? parserName : undefined,
-  );
+  return growth(`a ${events}-event stream`, name, before, after, isOurs ? parserName : undefined);
 }
 
 function growth(
@@ -65,16 +61,20 @@ function growth(
   after: number,
   baseline: string | undefined,
 ): SectionResult {
-  const measurement: Measurement = {
-    section,
-    metric,
-    subject,
-    unit: 'MiB',
-    samples: [(after - before) / mib],
-    ...(baseline ? { baseline, goals: growthGoal } : {}),
-  };
-  const note = `${subject}, ${metric}: RSS ${(before / mib).toFixed(0)} MiB before, ${(after / mib).toFixed(0)} MiB after.`;
-  return { measurements: [measurement], notes: [note] };
+  const compared = baseline ? { baseline } : {};
+  const measurements: Measurement[] = [
+    {
+      section,
+      metric: `${metric}: RSS growth`,
+      subject,
+      unit: 'MiB',
+      samples: [(after - before) / mib],
+      ...compared,
+      ...(baseline ? { goals: growthGoal } : {}),
+    },
+    { section, metric: `${metric}: RSS after`, subject, unit: 'MiB', samples: [after / mib], ...compared },
+  ];
+  return { measurements, notes: [] };
 }
 
 /** RSS once garbage has been collected, so only what is still held counts. */
