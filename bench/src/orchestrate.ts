@@ -59,6 +59,7 @@ export function runSection(name: SectionName, plan: Plan): Promise<SectionResult
             },
             connections: plan.loadConnections,
             seconds: plan.loadSeconds,
+            warmSeconds: plan.loadWarmSeconds,
             rounds: plan.loadRounds,
           });
         } finally {

@@ -15,6 +15,8 @@ export interface Plan {
   readonly memoryRounds: number;
   readonly loadRounds: number;
   readonly loadSeconds: number;
+  /** An unrecorded run per route and server first, so both are measured warm (0: none). */
+  readonly loadWarmSeconds: number;
   readonly loadConnections: number;
   readonly importRuns: number;
   /** Upper bound on one child process, so a stuck section cannot hang the run. */
@@ -35,6 +37,7 @@ export const fullPlan: Plan = {
   memoryRounds: 3,
   loadRounds: 3,
   loadSeconds: 5,
+  loadWarmSeconds: 1,
   loadConnections: 50,
   importRuns: 10,
   sectionTimeoutMs: 10 * 60_000,
@@ -54,6 +57,7 @@ export const quickPlan: Plan = {
   memoryRounds: 1,
   loadRounds: 1,
   loadSeconds: 1,
+  loadWarmSeconds: 0,
   loadConnections: 10,
   importRuns: 1,
   sectionTimeoutMs: 2 * 60_000,

@@ -14,6 +14,7 @@ export interface EmulatorLoadRequest {
   readonly baseline: LoadTarget;
   readonly connections: number;
   readonly seconds: number;
+  readonly warmSeconds: number;
   readonly rounds: number;
 }
 
@@ -45,7 +46,7 @@ const section = '5. emulator under load';
 
 /** autocannon against each route of the emulator and of the baseline mock server, alternating. */
 export async function measureEmulatorLoad(request: EmulatorLoadRequest): Promise<SectionResult> {
-  const { subject, baseline, connections, seconds, rounds } = request;
+  const { subject, baseline, connections, seconds, warmSeconds, rounds } = request;
   const out: Measurement[] = [];
   for (const route of routes) {
     const samples = new Map<string, { rps: number[]; p50: number[]; p99: number[] }>();
@@ -58,8 +59,10 @@ export async function measureEmulatorLoad(request: EmulatorLoadRequest): Promise
         seconds,
       });
     // A short unrecorded run first: both servers measured warm.
-    await run(subject, 1);
-    await run(baseline, 1);
+    if (warmSeconds > 0) {
+      await run(subject, warmSeconds);
+      await run(baseline, warmSeconds);
+    }
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? [subject, baseline] : [baseline, subject];
       for (const target of order) {
