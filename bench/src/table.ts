@@ -13,9 +13,19 @@ const header = ['section', 'metric', 'subject', 'median', 'min', 'max', 'ratio t
 
 /** Renders the results as one markdown table under the machine line. */
 export function renderReport(report: Report): string {
-  const lines = [report.machine, '', row(header), row(header.map(() => '---'))];
-  for (const measurement of grouped(report.measurements))
-    lines.push(row(cells(measurement, report.measurements)));
+  const body = grouped(report.measurements).map((m) => cells(m, report.measurements).map(escapePipes));
+  // Columns padded to one width, as a Markdown formatter leaves them: the file stays as written.
+  const widths = header.map((title, i) => Math.max(width(title), ...body.map((r) => width(r[i] ?? ''))));
+  const lines = [
+    report.machine,
+    '',
+    row(header, widths),
+    row(
+      widths.map((w) => '-'.repeat(w)),
+      widths,
+    ),
+  ];
+  for (const cells of body) lines.push(row(cells, widths));
   if (report.notes && report.notes.length > 0) lines.push('', ...report.notes);
   return `${lines.join('\n')}\n`;
 }
@@ -88,6 +98,14 @@ function goalCell(goal: Goal, unit: string, median: number, baseMedian: number |
   }
 }
 
-function row(values: readonly string[]): string {
-  return `| ${values.map((v) => v.replaceAll('|', '\\|')).join(' | ')} |`;
+function escapePipes(cell: string): string {
+  return cell.replaceAll('|', '\\|');
+}
+
+function width(text: string): number {
+  return [...text].length;
+}
+
+function row(values: readonly string[], widths: readonly number[]): string {
+  return `| ${values.map((v, i) => v + ' '.repeat((widths[i] ?? 0) - width(v))).join(' | ')} |`;
 }

@@ -4,6 +4,14 @@ import type { Measurement } from '../src/measurement.js';
 import { summarize } from '../src/stats.js';
 import { renderReport } from '../src/table.js';
 
+/** A table line's cells, trimmed (`\|` inside a cell is not a separator). */
+function cellsOf(line: string | undefined): string[] {
+  return (line ?? '')
+    .split(/(?<!\\)\|/)
+    .slice(1, -1)
+    .map((cell) => cell.trim());
+}
+
 describe('summarize', () => {
   it('gives the median of an odd and an even number of samples, with min and max', () => {
     expect(summarize([5, 1, 3])).toEqual({ median: 3, min: 1, max: 5 });
@@ -63,20 +71,52 @@ describe('renderReport', () => {
     const text = renderReport({ machine: 'Machine: test', measurements: rows, notes: ['a note'] });
     const lines = text.trimEnd().split('\n');
     expect(lines[0]).toBe('Machine: test');
-    expect(lines[2]).toBe('| section | metric | subject | median | min | max | ratio to baseline | goal |');
-    expect(lines[4]).toBe(
-      '| 1. unary overhead | time per call | raw fetch | 100 µs | 90.0 | 110 | baseline |  |',
-    );
-    expect(lines[5]).toBe(
-      '| 1. unary overhead | time per call | client | 104 µs | 101 | 120 | 1.04× | ratio ≤ 1.05: met |',
-    );
-    expect(lines[7]).toContain('| 1.50× | within 1.00 ms (+1.50 ms): missed |');
+    expect(cellsOf(lines[2])).toEqual([
+      'section',
+      'metric',
+      'subject',
+      'median',
+      'min',
+      'max',
+      'ratio to baseline',
+      'goal',
+    ]);
+    expect(cellsOf(lines[4])).toEqual([
+      '1. unary overhead',
+      'time per call',
+      'raw fetch',
+      '100 µs',
+      '90.0',
+      '110',
+      'baseline',
+      '',
+    ]);
+    expect(cellsOf(lines[5])).toEqual([
+      '1. unary overhead',
+      'time per call',
+      'client',
+      '104 µs',
+      '101',
+      '120',
+      '1.04×',
+      'ratio ≤ 1.05: met',
+    ]);
+    expect(cellsOf(lines[7]).slice(6)).toEqual(['1.50×', 'within 1.00 ms (+1.50 ms): missed']);
     expect(lines.at(-1)).toBe('a note');
+  });
+
+  it('pads every column to one width, as a Markdown formatter would', () => {
+    const lines = renderReport({ machine: 'm', measurements: rows }).trimEnd().split('\n').slice(2);
+    expect(new Set(lines.map((line) => [...line].length)).size).toBe(1);
+    expect(lines[1]).toMatch(/^\| -+ \| -+ \| -+ \| -+ \| -+ \| -+ \| -+ \| -+ \|$/);
   });
 
   it('says so when a baseline row is missing instead of inventing a ratio', () => {
     const text = renderReport({ machine: 'm', measurements: [rows[1] as Measurement] });
-    expect(text).toContain('| no raw fetch figure | ratio ≤ 1.05: no baseline |');
+    expect(cellsOf(text.split('\n')[4]).slice(6)).toEqual([
+      'no raw fetch figure',
+      'ratio ≤ 1.05: no baseline',
+    ]);
   });
 
   it('escapes pipes inside cells', () => {
@@ -84,7 +124,7 @@ describe('renderReport', () => {
       machine: 'm',
       measurements: [{ section: 's', metric: 'a|b', subject: 'x', unit: 'u', samples: [1] }],
     });
-    expect(text).toContain('| a\\|b |');
+    expect(cellsOf(text.split('\n')[4])[1]).toBe('a\\|b');
   });
 });
 
@@ -105,7 +145,7 @@ describe('row order', () => {
       .split('\n')
       .slice(4)
       .filter((line) => line.startsWith('| s'))
-      .map((line) => line.split(' | ').slice(1, 3).join(' '));
+      .map((line) => cellsOf(line).slice(1, 3).join(' '));
     expect(subjects).toEqual(['a x', 'a y', 'b x', 'b y']);
   });
 });
@@ -119,6 +159,15 @@ describe('ratios', () => {
         { section: 's', metric: 'growth', subject: 'ours', unit: 'MiB', samples: [3], baseline: 'base' },
       ],
     });
-    expect(text).toContain('| s | growth | ours | 3.00 MiB | 3.00 | 3.00 | n/a |  |');
+    expect(cellsOf(text.split('\n')[5])).toEqual([
+      's',
+      'growth',
+      'ours',
+      '3.00 MiB',
+      '3.00',
+      '3.00',
+      'n/a',
+      '',
+    ]);
   });
 });
