@@ -16,7 +16,7 @@ import { checkFaultRule, FaultList, type FaultRule } from './http/faults.js';
 import { Query } from './http/query.js';
 import { type RecordedRequest, RequestRecorder } from './http/recorder.js';
 import { Reply } from './http/reply.js';
-import { matchPath, type OperationId, route } from './http/router.js';
+import { lookupRoute, type OperationId } from './http/router.js';
 import type { EmulatorOptions } from './options.js';
 import {
   answerQnaQuestion,
@@ -152,8 +152,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         control(method, path, body, reply);
         return;
       }
-      const { matches } = matchPath(path);
-      const operationId = (matches.find((m) => m.method === method) ?? matches[0])?.operationId;
+      const found = lookupRoute(method, path);
+      const operationId = found.operationId;
       const fault = path.startsWith('/api/') ? faults.take(operationId ?? '') : undefined;
       if (fault) {
         if (fault.latencyMs) await delay(fault.latencyMs, onClose);
@@ -173,18 +173,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         }
       }
       await auth.check(req.headers.authorization);
-      const { params } = route(method, path);
-      if (!operationId) throw new HttpError(404, `No endpoint ${method} ${path}`);
+      const resolved = found.resolve();
       const exchange: Exchange = {
         req,
         path,
-        params,
+        params: resolved.params,
         query: new Query(rawQuery),
         body,
         reply,
         onClose,
       };
-      await operations[operationId](exchange);
+      await operations[resolved.operationId](exchange);
     } catch (error) {
       if (reply.finished) {
         if (!res.writableEnded) res.destroy();

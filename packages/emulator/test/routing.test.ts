@@ -55,6 +55,25 @@ describe('routing and errors', () => {
     expect(isError(res.json)).toBe(true);
   });
 
+  it('decodes a percent-encoded path id before looking it up', async () => {
+    const systemId = seed.systems.productDocs.systemId;
+    const encoded = [...systemId].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+    const res = await call(emu, `/api/qna/v1/systems/${encoded}`);
+    expect(res.status).toBe(200);
+    expect(obj(res.json).uuid).toBe(systemId);
+  });
+
+  it('answers 405 naming every method of the path, and 404 for an extra segment', async () => {
+    const agentId = seed.agents.orderStatus.agentId;
+    const wrong = await call(emu, `/api/agents/v1/${agentId}/response`);
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('POST');
+    const extra = await call(emu, `/api/agents/v1/${agentId}/response/more`);
+    expect(extra.status).toBe(404);
+    const empty = await call(emu, '/api/qna/v1/systems//search?query=x');
+    expect(empty.status).toBe(404);
+  });
+
   it('answers 400 for a missing required query parameter', async () => {
     const res = await call(emu, `/api/qna/v1/systems/${seed.systems.productDocs.systemId}/search?filter=x`);
     expect(res.status).toBe(400);

@@ -46,56 +46,95 @@ const routes: RouteSpec[] = [
   { method: 'GET', path: '/api/qna/v1/systems/{systemId}/document', operationId: 'getQnaDocument' },
 ];
 
-const compiled = routes.map((r) => ({ ...r, segments: r.path.split('/') }));
+interface CompiledRoute {
+  method: string;
+  operationId: OperationId;
+  /** Literal segments, `undefined` where a parameter goes. */
+  literals: (string | undefined)[];
+  /** Parameter names by segment index. */
+  names: (string | undefined)[];
+}
+
+// Routes grouped by segment count, so a lookup compares literals of a handful of candidates only.
+const bySegmentCount = new Map<number, CompiledRoute[]>();
+for (const r of routes) {
+  const segments = r.path.split('/');
+  const param = (s: string) => (s.startsWith('{') ? s.slice(1, -1) : undefined);
+  const compiled: CompiledRoute = {
+    method: r.method,
+    operationId: r.operationId,
+    literals: segments.map((s) => (param(s) === undefined ? s : undefined)),
+    names: segments.map(param),
+  };
+  const group = bySegmentCount.get(segments.length) ?? [];
+  group.push(compiled);
+  bySegmentCount.set(segments.length, group);
+}
+
+function fits(route: CompiledRoute, segments: string[]): boolean {
+  for (let i = 0; i < segments.length; i++) {
+    const literal = route.literals[i];
+    if (literal === undefined ? segments[i] === '' : literal !== segments[i]) return false;
+  }
+  return true;
+}
 
 export interface RouteMatch {
   operationId: OperationId;
   params: Record<string, string>;
 }
 
-/** The operation a path names, regardless of method (faults match on it before the method is checked). */
-export function matchPath(path: string): { matches: (RouteMatch & { method: string })[] } {
-  const segments = path.split('/');
-  const matches: (RouteMatch & { method: string })[] = [];
-  for (const route of compiled) {
-    if (route.segments.length !== segments.length) continue;
-    const params: Record<string, string> = {};
-    let ok = true;
-    route.segments.forEach((pattern, i) => {
-      const actual = segments[i] ?? '';
-      if (pattern.startsWith('{')) {
-        if (actual === '') ok = false;
-        else params[pattern.slice(1, -1)] = actual;
-      } else if (pattern !== actual) {
-        ok = false;
-      }
-    });
-    if (ok) matches.push({ method: route.method, operationId: route.operationId, params });
-  }
-  return { matches };
+/** Where a method and path lead; `resolve()` turns a miss into the service's 404 or 405. */
+export interface RouteLookup {
+  /** The operation for the method, else the first one the path names (faults match on it before the method is checked). */
+  readonly operationId: OperationId | undefined;
+  /** The operation with its decoded path parameters: 404 for unknown paths, 405 (with Allow) for a wrong method, 400 for bad percent-encoding. */
+  resolve(): RouteMatch;
 }
 
-/** Resolves method and path to an operation: 404 for unknown paths, 405 (with Allow) for a wrong method. */
-export function route(method: string, path: string): RouteMatch {
-  const { matches } = matchPath(path);
-  if (matches.length === 0) throw new HttpError(404, `No endpoint ${method} ${path}`, {}, 'NOT_FOUND');
-  const match = matches.find((m) => m.method === method);
-  if (!match) {
-    const allow = [...new Set(matches.map((m) => m.method))].join(', ');
-    throw new HttpError(
-      405,
-      `Request method '${method}' is not supported for ${path}`,
-      { allow },
-      'METHOD_NOT_ALLOWED',
-    );
+export function lookupRoute(method: string, path: string): RouteLookup {
+  const segments = path.split('/');
+  let forMethod: CompiledRoute | undefined;
+  let first: CompiledRoute | undefined;
+  let allow: string[] | undefined;
+  for (const route of bySegmentCount.get(segments.length) ?? []) {
+    if (!fits(route, segments)) continue;
+    first ??= route;
+    if (route.method === method) {
+      forMethod = route;
+      break;
+    }
+    allow ??= [];
+    if (!allow.includes(route.method)) allow.push(route.method);
   }
+  return {
+    operationId: (forMethod ?? first)?.operationId,
+    resolve: () => {
+      if (!first) throw new HttpError(404, `No endpoint ${method} ${path}`, {}, 'NOT_FOUND');
+      if (!forMethod) {
+        throw new HttpError(
+          405,
+          `Request method '${method}' is not supported for ${path}`,
+          { allow: (allow ?? []).join(', ') },
+          'METHOD_NOT_ALLOWED',
+        );
+      }
+      return { operationId: forMethod.operationId, params: decodeParams(forMethod, segments) };
+    },
+  };
+}
+
+function decodeParams(route: CompiledRoute, segments: string[]): Record<string, string> {
   const params: Record<string, string> = {};
-  for (const [name, raw] of Object.entries(match.params)) {
+  for (let i = 0; i < segments.length; i++) {
+    const name = route.names[i];
+    if (name === undefined) continue;
+    const raw = segments[i] ?? '';
     try {
-      params[name] = decodeURIComponent(raw);
+      params[name] = raw.includes('%') ? decodeURIComponent(raw) : raw;
     } catch {
       throw new HttpError(400, `Path parameter '${name}' is not valid percent-encoding`, {}, 'BAD_PATH');
     }
   }
-  return { operationId: match.operationId, params };
+  return params;
 }
