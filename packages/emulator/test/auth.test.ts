@@ -128,4 +128,18 @@ describe('authentication', () => {
       await generated.close();
     }
   });
+
+  it('keeps each verdict when the same keys come again, and past many distinct wrong keys', async () => {
+    const status = async (key: string) =>
+      (await call(emu, '/api/qna/v1/systems', { headers: { authorization: `SSWS ${key}` } })).status;
+    for (let round = 0; round < 3; round++) {
+      expect(await status('key-one')).toBe(200);
+      expect(await status('key-one-but-longer')).toBe(401);
+    }
+    // More distinct wrong keys than the verdicts remembered: old ones are forgotten, never confused.
+    for (let i = 0; i < 300; i++) expect(await status(`wrong-${i}`)).toBe(401);
+    expect(await status('key-two')).toBe(200);
+    expect(await status('wrong-0')).toBe(401);
+    expect(await status('key-one')).toBe(200);
+  });
 });

@@ -21,11 +21,16 @@ const challenge = { 'www-authenticate': 'SSWS, Bearer' };
 
 const unauthorized = (message: string) => new HttpError(401, message, challenge, 'UNAUTHORIZED');
 
+/** How many distinct presented API keys keep a remembered verdict; past it the oldest is forgotten. */
+const verdictCacheSize = 256;
+
 /** Checks `Authorization`: `SSWS <key>` against the keys, `Bearer <jwt>` with jose. Never echoes the credential. */
 export class Authenticator {
   private readonly keyDigests: Buffer[];
   private readonly secret?: Uint8Array;
   private readonly keySet?: JWTVerifyGetKey;
+  // A client sends the same key on every request: hashing it each time is the check's whole cost.
+  private readonly keyVerdicts = new Map<string, boolean>();
 
   constructor(options: AuthOptions) {
     this.keyDigests = options.apiKeys.map(digest);
@@ -47,11 +52,24 @@ export class Authenticator {
   }
 
   private checkKey(key: string): void {
+    let valid = this.keyVerdicts.get(key);
+    if (valid === undefined) {
+      valid = this.compareKey(key);
+      if (this.keyVerdicts.size >= verdictCacheSize) {
+        const oldest = this.keyVerdicts.keys().next().value;
+        if (oldest !== undefined) this.keyVerdicts.delete(oldest);
+      }
+      this.keyVerdicts.set(key, valid);
+    }
+    if (!valid) throw unauthorized('Invalid API key');
+  }
+
+  private compareKey(key: string): boolean {
     const presented = digest(key);
     // Compare every configured key so the time taken does not reveal which one nearly matched.
     let found = false;
     for (const known of this.keyDigests) found = timingSafeEqual(known, presented) || found;
-    if (!found) throw unauthorized('Invalid API key');
+    return found;
   }
 
   private async checkJwt(token: string): Promise<void> {
