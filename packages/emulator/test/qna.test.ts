@@ -113,6 +113,13 @@ describe('search', () => {
     expect(res.status).toBe(400);
     expect(obj(res.json).code).toBe('LLM_NOT_CONFIGURED');
   });
+
+  it('finds a misspelled term by its nearest indexed spelling', async () => {
+    const exact = (await search(docs, { query: 'password' })).searchResultsList as Item[];
+    const misspelled = (await search(docs, { query: 'pasword' })).searchResultsList as Item[];
+    expect(misspelled.length).toBe(5);
+    expect(misspelled.map((i) => i.data)).toEqual(exact.map((i) => i.data));
+  });
 });
 
 describe('answer', () => {

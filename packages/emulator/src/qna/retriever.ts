@@ -27,32 +27,57 @@ export function normaliseTerm(term: string): string | null {
   return t.length > 3 && t.endsWith('s') && !t.endsWith('ss') ? t.slice(0, -1) : t;
 }
 
-/** Ranked retrieval over one system's paragraphs (MiniSearch BM25 with fuzzy and prefix matching). */
+const tokenize: (text: string) => string[] = MiniSearch.getDefault('tokenize');
+
+/**
+ * Ranked retrieval over one system's paragraphs (MiniSearch BM25 with prefix matching, and fuzzy
+ * matching for terms the corpus does not hold, i.e. likely misspellings).
+ */
 export class Retriever {
   private readonly passages: Passage[] = [];
+  /** Every indexed term, as normaliseTerm leaves it. */
+  private readonly vocabulary = new Set<string>();
   private readonly index = new MiniSearch<{ id: number; title: string; text: string }>({
     fields: ['title', 'text'],
     processTerm: normaliseTerm,
-    searchOptions: { boost: { title: 1.5 }, prefix: true, fuzzy: 0.15, combineWith: 'OR' },
+    searchOptions: {
+      boost: { title: 1.5 },
+      prefix: true,
+      // Fuzzy expansion is most of a search's cost; a term found as written is not a misspelling.
+      fuzzy: (term) => (this.vocabulary.has(term) ? false : 0.15),
+      combineWith: 'OR',
+    },
   });
 
   constructor(system: QnaSystem) {
     for (const document of system.documents) {
+      this.learn(document.title);
       for (const text of document.paragraphs) {
         const passage = { id: this.passages.length, document, text };
         this.passages.push(passage);
         this.index.add({ id: passage.id, title: document.title, text });
+        this.learn(text);
       }
     }
   }
 
+  private learn(text: string): void {
+    for (const token of tokenize(text)) {
+      const term = normaliseTerm(token);
+      if (term) this.vocabulary.add(term);
+    }
+  }
+
   search(query: string, filter: FilterExpression, limit: number): Hit[] {
-    const results = this.index.search(query, {
-      filter: (r) => {
-        const passage = this.passages[r.id as number];
-        return passage !== undefined && matchesFilter(passage.document, filter);
-      },
-    });
+    const results =
+      filter.clauses.length === 0
+        ? this.index.search(query)
+        : this.index.search(query, {
+            filter: (r) => {
+              const passage = this.passages[r.id as number];
+              return passage !== undefined && matchesFilter(passage.document, filter);
+            },
+          });
     const hits: Hit[] = [];
     for (const r of results) {
       const passage = this.passages[r.id as number];
