@@ -27,6 +27,17 @@ export class Reply {
 
   send(status: number, contentType: string, body: string | Uint8Array, headers: Headers = {}): void {
     if (this.finished) return;
+    if (!this.fault && typeof body === 'string') {
+      // A string goes out in one write with the headers; a Buffer would be a second chunk.
+      this.res.writeHead(status, {
+        ...this.baseHeaders,
+        ...headers,
+        'content-type': contentType,
+        'content-length': Buffer.byteLength(body),
+      });
+      this.res.end(body);
+      return;
+    }
     let bytes = typeof body === 'string' ? Buffer.from(body) : Buffer.from(body);
     if (this.fault?.malformed) bytes = bytes.subarray(0, Math.floor(bytes.length / 2));
     this.res.writeHead(status, {

@@ -1,4 +1,4 @@
-import type { Hit } from './retriever.js';
+import type { Hit, Passage } from './retriever.js';
 import { normaliseTerm } from './retriever.js';
 
 const terms = (text: string) =>
@@ -9,6 +9,26 @@ const terms = (text: string) =>
       .filter((t): t is string => !!t),
   );
 
+interface Sentence {
+  text: string;
+  terms: Set<string>;
+}
+
+// A passage's sentences and their terms never change: split and normalise each passage once.
+const sentencesOf = new WeakMap<Passage, Sentence[]>();
+
+function sentences(passage: Passage): Sentence[] {
+  let known = sentencesOf.get(passage);
+  if (!known) {
+    known = passage.text.split(/(?<=[.!?])\s+/).map((sentence) => ({
+      text: sentence.trim().replace(/[.!?]$/, ''),
+      terms: terms(sentence),
+    }));
+    sentencesOf.set(passage, known);
+  }
+  return known;
+}
+
 /**
  * An extractive answer: the sentences of the retrieved contexts that share the most terms with the
  * question, in context order, each cited as [n] (n = its context's position). A sentence that several
@@ -18,14 +38,12 @@ export function composeAnswer(question: string, contexts: Hit[], maxSentences = 
   const wanted = terms(question);
   const candidates = new Map<string, { text: string; cites: number[]; score: number; order: number }>();
   contexts.forEach((hit, c) => {
-    for (const sentence of hit.passage.text.split(/(?<=[.!?])\s+/)) {
-      const text = sentence.trim().replace(/[.!?]$/, '');
+    for (const { text, terms: have } of sentences(hit.passage)) {
       const known = candidates.get(text);
       if (known) {
         if (!known.cites.includes(c + 1)) known.cites.push(c + 1);
         continue;
       }
-      const have = terms(sentence);
       let score = 0;
       for (const t of wanted) if (have.has(t)) score += 1;
       candidates.set(text, { text, cites: [c + 1], score, order: candidates.size });

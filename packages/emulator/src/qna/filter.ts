@@ -129,10 +129,12 @@ export function extractFilters(
   fields: FilterField[],
 ): FilterExpression {
   if (!fields.some((f) => f.name === 'version')) return { clauses: [] };
-  const versions = new Set(documents.map((d) => String(d.metadata.version ?? '')));
+  // Built only when the question names a version: most do not.
+  let versions: Set<string> | undefined;
   const found: string[] = [];
   for (const m of question.matchAll(/\b(?:version|nimbus|v)\s*(\d+\.\d+)\b/gi)) {
     const v = m[1] ?? '';
+    versions ??= new Set(documents.map((d) => String(d.metadata.version ?? '')));
     if (versions.has(v) && !found.includes(v)) found.push(v);
   }
   return { clauses: found.length ? [{ field: 'version', values: found }] : [] };
