@@ -1,5 +1,5 @@
 import { APIConnectionError, APIUserAbortError, DataworkzError } from '@dataworkz/client';
-import { createParser } from 'eventsource-parser';
+import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { StreamEventTooLargeError, StreamIdleTimeoutError } from './errors.js';
 
 export interface EventStreamLimits {
@@ -11,119 +11,108 @@ export interface EventStreamLimits {
   signal: AbortSignal;
 }
 
-const LINE_BREAKS = /\r\n|\r|\n/g;
-
 /**
- * Re-frames a Server-Sent Events body so that every event is one `data:` line followed by a blank
- * line: the SDK's parser keeps only the last `data:` line of an event and buffers without bound.
- * Multi-line data is joined with spaces, which is lossless for JSON (newlines there are whitespace).
- * Enforces the size cap and the idle time-out, and turns read failures into the client's errors.
+ * Reads a Server-Sent Events body into the `data` of its events, one chunk of the body at a time:
+ * callers take each batch as soon as it is parsed, with no stream or generator in between. Enforces
+ * the size cap and the idle time-out, and turns read failures into the client's errors.
  */
-export function reframeEventStream(
-  body: ReadableStream<Uint8Array>,
-  limits: EventStreamLimits,
-): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  const encoder = new TextEncoder();
-  let ready: string[] = [];
-  let failure: DataworkzError | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+export class EventStreamReader {
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #limits: EventStreamLimits;
+  readonly #decoder = new TextDecoder();
+  readonly #parser: EventSourceParser;
+  #ready: string[] = [];
+  #failure: DataworkzError | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #done = false;
 
-  const parser = createParser({
-    maxBufferSize: limits.maxEventBytes,
-    onEvent(event) {
-      if (event.data.length > limits.maxEventBytes)
-        failure ??= new StreamEventTooLargeError(limits.maxEventBytes);
-      else ready.push(`data: ${event.data.replace(LINE_BREAKS, ' ')}\n\n`);
-    },
-    onError(error) {
-      // Unknown fields and bad `retry:` values are ignorable per the SSE standard; an overflow is not.
-      if (error.type === 'max-buffer-size-exceeded')
-        failure ??= new StreamEventTooLargeError(limits.maxEventBytes);
-    },
-  });
+  constructor(body: ReadableStream<Uint8Array>, limits: EventStreamLimits) {
+    this.#reader = body.getReader();
+    this.#limits = limits;
+    const { maxEventBytes } = limits;
+    this.#parser = createParser({
+      maxBufferSize: maxEventBytes,
+      onEvent: (event) => {
+        if (event.data.length > maxEventBytes) this.#failure ??= new StreamEventTooLargeError(maxEventBytes);
+        else this.#ready.push(event.data);
+      },
+      onError: (error) => {
+        // Unknown fields and bad `retry:` values are ignorable per the SSE standard; an overflow is not.
+        if (error.type === 'max-buffer-size-exceeded')
+          this.#failure ??= new StreamEventTooLargeError(maxEventBytes);
+      },
+    });
+    // Closing the body on abort is what closes the connection, and stops a pending idle timer.
+    if (limits.signal.aborted) this.cancel(limits.signal.reason);
+    else limits.signal.addEventListener('abort', () => this.cancel(limits.signal.reason), { once: true });
+  }
 
-  const stopTimer = () => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-  };
+  /** The data of the events the next chunks complete (at least one), or undefined at the end of the body. */
+  async read(): Promise<string[] | undefined> {
+    while (!this.#done) {
+      let result: ReadableStreamReadResult<Uint8Array>;
+      try {
+        result = await this.#next();
+      } catch (error) {
+        throw this.#fail(this.#readFailure(error));
+      }
+      if (result.done) {
+        this.#done = true;
+        // One line break completes a last line (a lone CR may await its LF): an event whose last line
+        // is whole is dispatched, a fragment cut off mid-line is dropped.
+        this.#parser.feed(`${this.#decoder.decode()}\n`);
+      } else this.#parser.feed(this.#decoder.decode(result.value, { stream: true }));
+      if (this.#failure) throw this.#fail(this.#failure);
+      if (this.#ready.length > 0) {
+        const ready = this.#ready;
+        this.#ready = [];
+        return ready;
+      }
+    }
+    return undefined;
+  }
 
-  const read = (): Promise<ReadableStreamReadResult<Uint8Array>> => {
-    const { idleTimeoutMs } = limits;
-    if (!(idleTimeoutMs > 0 && Number.isFinite(idleTimeoutMs))) return reader.read();
+  /** Closes the body (and so the connection); pending reads settle. */
+  cancel(reason?: unknown): void {
+    this.#stopTimer();
+    this.#done = true;
+    this.#reader.cancel(reason).catch(() => {});
+  }
+
+  #next(): Promise<ReadableStreamReadResult<Uint8Array>> {
+    const { idleTimeoutMs } = this.#limits;
+    if (!(idleTimeoutMs > 0 && Number.isFinite(idleTimeoutMs))) return this.#reader.read();
     return new Promise((resolve, reject) => {
-      timer = setTimeout(() => {
-        timer = undefined;
+      this.#timer = setTimeout(() => {
+        this.#timer = undefined;
         reject(new StreamIdleTimeoutError(idleTimeoutMs));
       }, idleTimeoutMs);
-      reader.read().then(
+      this.#reader.read().then(
         (result) => {
-          stopTimer();
+          this.#stopTimer();
           resolve(result);
         },
         (error: unknown) => {
-          stopTimer();
+          this.#stopTimer();
           reject(error);
         },
       );
     });
-  };
+  }
 
-  // The SDK only releases its reader when a run ends: cancel the body here, so neither the connection
-  // nor a pending idle timer outlives the run.
-  limits.signal.addEventListener(
-    'abort',
-    () => {
-      stopTimer();
-      reader.cancel(limits.signal.reason).catch(() => {});
-    },
-    { once: true },
-  );
+  #stopTimer(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
 
-  const readFailure = (error: unknown): DataworkzError => {
+  #readFailure(error: unknown): DataworkzError {
     if (error instanceof DataworkzError) return error;
-    if (limits.signal.aborted) return new APIUserAbortError(undefined, { cause: error });
+    if (this.#limits.signal.aborted) return new APIUserAbortError(undefined, { cause: error });
     return new APIConnectionError('The connection to the agent stream broke off', { cause: error });
-  };
+  }
 
-  const fail = (controller: ReadableStreamDefaultController<Uint8Array>, error: DataworkzError) => {
-    stopTimer();
-    controller.error(error);
-    reader.cancel(error).catch(() => {});
-  };
-
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      for (;;) {
-        let result: ReadableStreamReadResult<Uint8Array>;
-        try {
-          result = await read();
-        } catch (error) {
-          fail(controller, readFailure(error));
-          return;
-        }
-        // At the end one line break completes a last line (a lone CR may await its LF): an event whose
-        // last line is whole is dispatched, a fragment cut off mid-line is dropped.
-        parser.feed(result.done ? `${decoder.decode()}\n` : decoder.decode(result.value, { stream: true }));
-        if (failure) {
-          fail(controller, failure);
-          return;
-        }
-        if (ready.length > 0) {
-          controller.enqueue(encoder.encode(ready.join('')));
-          ready = [];
-        }
-        if (result.done) {
-          controller.close();
-          return;
-        }
-        if (controller.desiredSize !== null && controller.desiredSize <= 0) return;
-      }
-    },
-    cancel(reason) {
-      stopTimer();
-      return reader.cancel(reason);
-    },
-  });
+  #fail(error: DataworkzError): DataworkzError {
+    this.cancel(error);
+    return error;
+  }
 }

@@ -1,6 +1,6 @@
 import { APIError, APIUserAbortError, DataworkzError } from '@dataworkz/client';
 import { JsonRpcError, NoLlmError, StreamProtocolError } from './errors.js';
-import { jsonRpcErrorOf } from './stream-fetch.js';
+import { jsonRpcErrorOf } from './json-rpc.js';
 
 // How deployments word "no LLM could be determined"; the contract gives no code for it.
 const NO_LLM =
@@ -25,17 +25,24 @@ function classify(error: DataworkzError): DataworkzError {
 }
 
 /** The typed error for anything the SDK's transport or this package's stream throws. */
-export function toRunError(error: unknown, signal: AbortSignal): DataworkzError {
+export function toRunError(
+  error: unknown,
+  signal: AbortSignal,
+  subject = 'The agent stream',
+): DataworkzError {
   if (signal.aborted) {
     return error instanceof APIUserAbortError ? error : new APIUserAbortError(undefined, { cause: error });
   }
   if (error instanceof DataworkzError) return classify(error);
   if (error instanceof Error) {
-    // The SDK reports a JSON-RPC error inside the stream as an Error whose cause holds the response.
-    const rpcError = jsonRpcErrorOf((error.cause as { errorResponse?: unknown } | undefined)?.errorResponse);
+    // The SDK's errors hold the JSON-RPC response, on themselves or on their cause.
+    const rpcError = jsonRpcErrorOf(
+      (error as { errorResponse?: unknown }).errorResponse ??
+        (error.cause as { errorResponse?: unknown } | undefined)?.errorResponse,
+    );
     if (rpcError) return classify(rpcError);
     if (error.name === 'AbortError') return new APIUserAbortError(undefined, { cause: error });
-    return new StreamProtocolError(`The agent stream could not be read: ${error.message}`, { cause: error });
+    return new StreamProtocolError(`${subject} could not be read: ${error.message}`, { cause: error });
   }
-  return new DataworkzError('The agent stream failed', { cause: error });
+  return new DataworkzError(`${subject} failed`, { cause: error });
 }

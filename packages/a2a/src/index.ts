@@ -40,3 +40,4 @@ export {
   type StreamAgentOptions,
   streamAgent,
 } from './stream-agent.js';
+export { cancelTask, type GetTaskOptions, getTask, type TaskCallOptions } from './tasks.js';

@@ -1,8 +1,11 @@
 import { APIUserAbortError, DataworkzError } from '@dataworkz/client';
 import type { A2AArtifact, A2AMessage, A2AStreamEvent, TaskState } from './a2a-types.js';
+import { ArtifactAssembly } from './artifacts.js';
 import { IncompleteStreamError, TaskFailedError } from './errors.js';
+import type { EventStreamReader } from './event-stream.js';
 import { type AgentEvent, textOf, toAgentEvents } from './events.js';
 import { toRunError } from './failure.js';
+import { type JsonRpcId, streamEventOf } from './json-rpc.js';
 
 /** The outcome of a run: the agent's response on its final event. */
 export interface FinalAnswer {
@@ -23,8 +26,14 @@ export interface FinalAnswer {
 
 const FAILED_STATES = new Set<string>(['failed', 'rejected', 'canceled']);
 
+/** An open event stream: its body's reader and the JSON-RPC id its events answer. */
+export interface OpenedStream {
+  reader: EventStreamReader;
+  id: JsonRpcId;
+}
+
 /** Opens the stream; given the run's signal, which closes the connection when aborted. */
-export type OpenStream = (signal: AbortSignal) => AsyncIterable<A2AStreamEvent>;
+export type OpenStream = (signal: AbortSignal) => Promise<OpenedStream>;
 
 interface Settled {
   promise: Promise<FinalAnswer>;
@@ -42,17 +51,6 @@ function settled(): Settled {
   // Callers who never ask for the answer must not see an unhandled rejection.
   promise.catch(() => {});
   return { promise, resolve, reject };
-}
-
-function assemble(artifacts: Map<string, A2AArtifact>, event: AgentEvent): void {
-  if (event.type !== 'artifact') return;
-  const { artifact, append } = event;
-  const earlier = artifacts.get(artifact.artifactId);
-  const parts = Array.isArray(artifact.parts) ? artifact.parts : [];
-  if (append && earlier) {
-    // In place, on the run's own copy: copying all earlier parts per chunk made long streams quadratic.
-    for (const part of parts) earlier.parts.push(part);
-  } else artifacts.set(artifact.artifactId, { ...artifact, parts: [...parts] });
 }
 
 function finalAnswerOf(event: AgentEvent, artifacts: A2AArtifact[]): FinalAnswer {
@@ -124,7 +122,10 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
   [Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
     if (this.#started) throw new DataworkzError('An agent run can be iterated only once.');
     this.#started = true;
-    return this.#events();
+    return new RunIterator(this.#open, this.#controller, this.#final, this.#redact, (event) => {
+      this.#taskId = event.taskId ?? this.#taskId;
+      this.#contextId = event.contextId ?? this.#contextId;
+    });
   }
 
   /** The agent's response. Rejects with TaskFailedError when the task failed, and with the stream's error. */
@@ -159,52 +160,160 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
       },
     });
   }
+}
 
-  async *#events(): AsyncGenerator<AgentEvent, void, undefined> {
-    const signal = this.#controller.signal;
-    const artifacts = new Map<string, A2AArtifact>();
-    let last: A2AStreamEvent | undefined;
-    let ended = false;
-    try {
-      if (signal.aborted) throw new APIUserAbortError();
-      for await (const raw of this.#open(signal)) {
-        if (signal.aborted) throw new APIUserAbortError();
-        last = raw;
-        const events = toAgentEvents(raw);
-        for (const event of events) {
-          this.#taskId = event.taskId ?? this.#taskId;
-          this.#contextId = event.contextId ?? this.#contextId;
-          assemble(artifacts, event);
-        }
-        const finalEvent = events.find((event) => event.final);
-        if (finalEvent) {
-          // Settled before yielding: a consumer may stop right at the final event.
-          ended = true;
-          const answer = finalAnswerOf(finalEvent, [...artifacts.values()]);
-          if (FAILED_STATES.has(answer.state)) {
-            this.#final.reject(
-              this.#redact(new TaskFailedError(answer.state, answer.answer, answer.taskId, answer.contextId)),
-            );
-          } else this.#final.resolve(answer);
-        }
-        for (const event of events) {
-          // Events already buffered when the caller aborted are not delivered.
-          if (signal.aborted && !ended) throw new APIUserAbortError();
-          yield event;
-        }
-        if (finalEvent) return;
-      }
-      throw new IncompleteStreamError(last);
-    } catch (error) {
-      const failure = this.#redact(toRunError(error, signal));
-      ended = true;
-      this.#final.reject(failure);
-      throw failure;
-    } finally {
-      if (!ended)
-        this.#final.reject(new APIUserAbortError('The agent stream was closed before its final event.'));
-      // Closes the connection: 0.3.14's transport only releases its reader.
-      this.#controller.abort();
+const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+
+/**
+ * The events of a run. Written out rather than as an async generator: an event already parsed is
+ * handed over in an already-settled promise, without a generator's queue between the socket and the loop.
+ */
+class RunIterator implements AsyncIterator<AgentEvent, undefined> {
+  readonly #open: OpenStream;
+  readonly #controller: AbortController;
+  readonly #final: Settled;
+  readonly #redact: <E extends Error>(error: E) => E;
+  readonly #seen: (event: AgentEvent) => void;
+  readonly #artifacts = new ArtifactAssembly();
+  #stream: OpenedStream | undefined;
+  #batch: string[] = [];
+  #batchIndex = 0;
+  #events: AgentEvent[] = [];
+  #eventIndex = 0;
+  #last: A2AStreamEvent | undefined;
+  /** The final event was decoded: the answer is settled. */
+  #answered = false;
+  /** Nothing more to deliver. */
+  #closed = false;
+  /** A read in progress; a second `next()` waits for it. */
+  #reading: Promise<unknown> | undefined;
+  /** The run's signal fired (kept as a field: reading `signal.aborted` per event is measurably slow). */
+  #aborted = false;
+
+  constructor(
+    open: OpenStream,
+    controller: AbortController,
+    final: Settled,
+    redact: <E extends Error>(error: E) => E,
+    seen: (event: AgentEvent) => void,
+  ) {
+    this.#open = open;
+    this.#controller = controller;
+    this.#final = final;
+    this.#redact = redact;
+    this.#seen = seen;
+    const signal = controller.signal;
+    if (signal.aborted) this.#aborted = true;
+    else
+      signal.addEventListener(
+        'abort',
+        () => {
+          this.#aborted = true;
+        },
+        { once: true },
+      );
+  }
+
+  next(): Promise<IteratorResult<AgentEvent, undefined>> {
+    if (this.#reading) {
+      const again = () => this.next();
+      return this.#reading.then(again, again);
     }
+    try {
+      const event = this.#take();
+      if (event) return Promise.resolve({ done: false, value: event });
+      if (this.#closed) return Promise.resolve(DONE);
+    } catch (error) {
+      return Promise.reject(this.#fail(error));
+    }
+    const reading = this.#read();
+    this.#reading = reading;
+    const done = () => {
+      this.#reading = undefined;
+    };
+    reading.then(done, done);
+    return reading;
+  }
+
+  return(): Promise<IteratorResult<AgentEvent, undefined>> {
+    this.#close();
+    return Promise.resolve(DONE);
+  }
+
+  /** The next event already decoded or decodable from the chunk at hand, without waiting. */
+  #take(): AgentEvent | undefined {
+    for (;;) {
+      // Events already buffered when the caller aborted are not delivered.
+      if (this.#aborted && !this.#answered && !this.#closed) throw new APIUserAbortError();
+      if (this.#eventIndex < this.#events.length) return this.#events[this.#eventIndex++];
+      if (this.#answered) {
+        this.#close();
+        return undefined;
+      }
+      if (this.#closed || this.#batchIndex >= this.#batch.length) return undefined;
+      this.#decode(this.#batch[this.#batchIndex++] as string);
+    }
+  }
+
+  async #read(): Promise<IteratorResult<AgentEvent, undefined>> {
+    try {
+      if (this.#controller.signal.aborted) throw new APIUserAbortError();
+      this.#stream ??= await this.#open(this.#controller.signal);
+      for (;;) {
+        const event = this.#take();
+        if (event) return { done: false, value: event };
+        if (this.#closed) return DONE;
+        const batch = await this.#stream.reader.read();
+        if (batch === undefined) throw new IncompleteStreamError(this.#last);
+        this.#batch = batch;
+        this.#batchIndex = 0;
+      }
+    } catch (error) {
+      throw this.#fail(error);
+    }
+  }
+
+  #decode(data: string): void {
+    const raw = streamEventOf(data, (this.#stream as OpenedStream).id);
+    this.#last = raw;
+    const events = toAgentEvents(raw);
+    let finalEvent: AgentEvent | undefined;
+    for (const event of events) {
+      this.#seen(event);
+      if (event.type === 'artifact') this.#artifacts.add(event.artifact, event.append);
+      if (event.final && !finalEvent) finalEvent = event;
+    }
+    this.#events = events;
+    this.#eventIndex = 0;
+    if (finalEvent) {
+      // Settled before delivering: a consumer may stop right at the final event.
+      this.#answered = true;
+      const answer = finalAnswerOf(finalEvent, this.#artifacts.result());
+      if (FAILED_STATES.has(answer.state)) {
+        this.#final.reject(
+          this.#redact(new TaskFailedError(answer.state, answer.answer, answer.taskId, answer.contextId)),
+        );
+      } else this.#final.resolve(answer);
+    }
+  }
+
+  #fail(error: unknown): DataworkzError {
+    const failure = this.#redact(toRunError(error, this.#controller.signal));
+    this.#answered = true;
+    this.#final.reject(failure);
+    this.#close();
+    return failure;
+  }
+
+  #close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#events = [];
+    this.#batch = [];
+    if (!this.#answered) {
+      this.#final.reject(new APIUserAbortError('The agent stream was closed before its final event.'));
+    }
+    // Closes the connection, also when the consumer stops early or the server keeps it open.
+    this.#controller.abort();
   }
 }

@@ -1,12 +1,8 @@
-import type { MessageSendParams } from '@a2a-js/sdk';
-import { JsonRpcTransport } from '@a2a-js/sdk/client';
 import {
   type Dataworkz,
   InvalidParameterError,
   type Properties,
-  serializePath,
   serializeProperties,
-  serializeQuery,
 } from '@dataworkz/client';
 import {
   assertContextValues,
@@ -16,11 +12,14 @@ import {
   findProvidedValuesUri,
   withProvidedValues,
 } from '@dataworkz/context-values';
-import type { A2AMessage, A2APart, A2AStreamEvent } from './a2a-types.js';
+import type { A2AMessage, A2APart } from './a2a-types.js';
 import { getAgentCard } from './agent-card.js';
+import { agentEndpoint } from './endpoint.js';
+import { EventStreamReader } from './event-stream.js';
+import { jsonRpcRequest } from './json-rpc.js';
 import { userMessage } from './message.js';
-import { AgentRun } from './run.js';
-import { streamFetch } from './stream-fetch.js';
+import { AgentRun, type OpenedStream } from './run.js';
+import { postForEventStream } from './stream-request.js';
 
 /** Default idle time-out: the service can think for minutes between events. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
@@ -65,18 +64,6 @@ function nonNegative(name: string, value: number | undefined, fallback: number):
   return value;
 }
 
-/** `POST {baseUrl}/api/agents/v1/a2a/{agentId}/stream?llmId=&properties=` */
-function streamEndpoint(
-  baseUrl: string,
-  agentId: string,
-  llmId: string | undefined,
-  properties: string | undefined,
-): string {
-  const path = serializePath('/api/agents/v1/a2a/{agentId}/stream', { agentId });
-  const search = serializeQuery({ llmId, properties });
-  return `${baseUrl}${path}${search ? `?${search}` : ''}`;
-}
-
 // Discovered extension URIs, per client and agent: the card rarely changes and costs a request.
 const discovered = new WeakMap<Dataworkz, Map<string, string>>();
 
@@ -109,7 +96,7 @@ async function providedValuesUriFor(dw: Dataworkz, agentId: string, signal: Abor
  */
 export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgentOptions): AgentRun {
   const id = agentId;
-  const endpoint = streamEndpoint(dw.baseUrl, id, options.llmId, serializeProperties(options.properties));
+  const endpoint = agentEndpoint(dw.baseUrl, id, options.llmId, serializeProperties(options.properties));
   if (options.llmId !== undefined && (typeof options.llmId !== 'string' || options.llmId === '')) {
     throw new InvalidParameterError('llmId', 'llmId must be a non-empty string.');
   }
@@ -121,7 +108,7 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
     maxEventBytes: nonNegative('maxEventBytes', options.maxEventBytes, DEFAULT_MAX_EVENT_BYTES),
   };
 
-  async function* open(signal: AbortSignal): AsyncGenerator<A2AStreamEvent> {
+  async function open(signal: AbortSignal): Promise<OpenedStream> {
     let sent: A2AMessage = message;
     let extensionUri: string | undefined;
     if (contextValues !== undefined) {
@@ -129,13 +116,15 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
       sent = withProvidedValues(message, contextValues, extensionUri);
     }
     const header = extensionsHeader(extensionUri, options.extensions);
-    const transport = new JsonRpcTransport({ endpoint, fetchImpl: streamFetch(dw, { ...limits, signal }) });
-    const params = { message: sent } as MessageSendParams;
-    const stream = transport.sendMessageStream(params, {
+    const request = jsonRpcRequest('message/stream', { message: sent });
+    const body = await postForEventStream(
+      dw,
+      endpoint,
+      request,
+      header ? { [EXTENSIONS_HEADER]: header } : {},
       signal,
-      serviceParameters: header ? { [EXTENSIONS_HEADER]: header } : {},
-    });
-    for await (const event of stream) yield event as A2AStreamEvent;
+    );
+    return { reader: new EventStreamReader(body, { ...limits, signal }), id: request.id };
   }
 
   return new AgentRun(open, options.signal, dw.redact);

@@ -86,10 +86,8 @@ describe.each([
     expect(final.artifacts).toEqual([
       {
         artifactId: 'summary',
-        parts: [
-          { kind: 'text', text: 'Order 1001: ' },
-          { kind: 'text', text: 'shipped' },
-        ],
+        // The appended text chunks, merged into one part.
+        parts: [{ kind: 'text', text: 'Order 1001: shipped' }],
       },
     ]);
 

@@ -1,6 +1,6 @@
 import type { Dataworkz } from '@dataworkz/client';
-import { JsonRpcError, NotAStreamError } from './errors.js';
-import { type EventStreamLimits, reframeEventStream } from './event-stream.js';
+import { NotAStreamError } from './errors.js';
+import { jsonRpcErrorOf } from './json-rpc.js';
 
 // Enough of an unexpected body to show the server's message, without reading an unbounded one.
 const MAX_UNEXPECTED_BODY = 64 * 1024;
@@ -44,16 +44,6 @@ function serverMessage(body: unknown): string {
   return json.length > 300 ? `${json.slice(0, 300)}...` : json;
 }
 
-/** The JSON-RPC error a body carries, if it is a JSON-RPC error response. */
-export function jsonRpcErrorOf(body: unknown): JsonRpcError | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const error = (body as { error?: unknown }).error;
-  if (typeof error !== 'object' || error === null) return undefined;
-  const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
-  if (typeof code !== 'number') return undefined;
-  return new JsonRpcError(code, typeof message === 'string' ? message : '(no message)', data);
-}
-
 async function notAStream(response: Response, contentType: string): Promise<Error> {
   const body = parseBody(await readSome(response));
   const rpcError = jsonRpcErrorOf(body);
@@ -67,25 +57,25 @@ async function notAStream(response: Response, contentType: string): Promise<Erro
 }
 
 /**
- * The `fetchImpl` handed to the SDK's transport: the client's credential and typed HTTP errors,
- * a typed error for a body that is not an event stream, and the re-framed, bounded event stream.
+ * POSTs a JSON-RPC request that answers with Server-Sent Events, with the client's credential and
+ * typed HTTP errors; a body that is not an event stream is a typed error showing the server's message.
  */
-export function streamFetch(
+export async function postForEventStream(
   dw: Dataworkz,
-  limits: EventStreamLimits,
-): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
-  return async (input, init) => {
-    const response = await dw.authorizedFetch(input instanceof Request ? input.url : input, init);
-    const contentType = response.headers.get('content-type') ?? '';
-    if (!/^\s*text\/event-stream\s*(;|$)/i.test(contentType) || !response.body) {
-      throw await notAStream(response, contentType);
-    }
-    const headers = new Headers(response.headers);
-    headers.set('content-type', 'text/event-stream');
-    return new Response(reframeEventStream(response.body, limits), {
-      status: response.status,
-      statusText: response.statusText,
-      headers,
-    });
-  };
+  endpoint: string,
+  request: unknown,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<ReadableStream<Uint8Array>> {
+  const response = await dw.authorizedFetch(endpoint, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify(request),
+    signal,
+  });
+  const contentType = response.headers.get('content-type') ?? '';
+  if (!/^\s*text\/event-stream\s*(;|$)/i.test(contentType) || !response.body) {
+    throw await notAStream(response, contentType);
+  }
+  return response.body;
 }

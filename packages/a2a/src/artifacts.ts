@@ -1,0 +1,67 @@
+import type { A2AArtifact, A2APart, A2ATextPart } from './a2a-types.js';
+
+// Text chunks are joined in groups this size: a long stream keeps a few long strings, not one per chunk.
+const JOIN_EVERY = 64;
+
+interface Assembly {
+  artifact: A2AArtifact;
+  /** The run's own last text part (no metadata), which later text chunks extend. */
+  open: A2ATextPart | undefined;
+  /** Text waiting to be appended to `open`. */
+  pending: string[];
+}
+
+function isPlainText(part: A2APart): part is A2ATextPart {
+  return part.kind === 'text' && typeof part.text === 'string' && part.metadata === undefined;
+}
+
+/**
+ * The artifacts of a run, chunks assembled as they arrive: `append` chunks extend their artifact, and
+ * adjacent text parts without metadata are merged into one, so a stream of many chunks holds one
+ * string per part rather than one part object per chunk.
+ */
+export class ArtifactAssembly {
+  readonly #byId = new Map<string, Assembly>();
+
+  add(artifact: A2AArtifact, append: boolean): void {
+    const parts = Array.isArray(artifact.parts) ? artifact.parts : [];
+    let assembly = append ? this.#byId.get(artifact.artifactId) : undefined;
+    if (!assembly) {
+      assembly = { artifact: { ...artifact, parts: [] }, open: undefined, pending: [] };
+      this.#byId.set(artifact.artifactId, assembly);
+    }
+    for (const part of parts) {
+      if (isPlainText(part)) {
+        if (assembly.open) {
+          assembly.pending.push(part.text);
+          if (assembly.pending.length >= JOIN_EVERY) flush(assembly);
+        } else {
+          // A copy: the part is the run's to extend, and the event's own part stays as it was sent.
+          assembly.open = { kind: 'text', text: part.text };
+          assembly.artifact.parts.push(assembly.open);
+        }
+      } else {
+        flush(assembly);
+        assembly.open = undefined;
+        assembly.artifact.parts.push(part);
+      }
+    }
+  }
+
+  /** The artifacts so far, in the order they first arrived. */
+  result(): A2AArtifact[] {
+    const artifacts: A2AArtifact[] = [];
+    for (const assembly of this.#byId.values()) {
+      flush(assembly);
+      artifacts.push(assembly.artifact);
+    }
+    return artifacts;
+  }
+}
+
+function flush(assembly: Assembly): void {
+  if (assembly.open && assembly.pending.length > 0) {
+    assembly.open.text += assembly.pending.join('');
+    assembly.pending = [];
+  }
+}
