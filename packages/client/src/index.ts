@@ -29,6 +29,6 @@ export type { Fetch, RequestOptions } from './core/transport.js';
 export { FilterExpression, type FilterValue, filter } from './filter.js';
 export type { components, operations, paths } from './generated/schema.js';
 export { type Properties, parseProperties, serializeProperties } from './properties.js';
-export type { CardOptions, RespondParams } from './resources/agents.js';
-export type { AnswerParams, DocumentParams, SearchParams } from './resources/qna.js';
+export type { Agents, CardOptions, RespondParams } from './resources/agents.js';
+export type { AnswerParams, DocumentParams, Qna, SearchParams } from './resources/qna.js';
 export type * from './types.js';
