@@ -137,10 +137,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     };
     let reply = new Reply(res, baseHeaders);
     try {
-      const body = await readBody(req, limits.maxBodyBytes).catch((error: unknown) => {
+      let body: string;
+      try {
+        body = await readBody(req, limits.maxBodyBytes);
+      } catch (error) {
         recordRequest(method, path, rawQuery, req, '');
         throw error;
-      });
+      }
       const isControl = path.startsWith(controlPrefix);
       if (!isControl) recordRequest(method, path, rawQuery, req, body);
       if (method === 'OPTIONS') {
@@ -200,7 +203,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   function recordRequest(method: string, path: string, query: string, req: IncomingMessage, body: string) {
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers)) {
+    for (const name in req.headers) {
+      const value = req.headers[name];
       if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
     }
     recorder.record({ method, path, query, headers, body });
