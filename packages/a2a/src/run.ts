@@ -162,7 +162,7 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
   }
 }
 
-const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 
 /**
  * The events of a run. Written out rather than as an async generator: an event already parsed is
@@ -233,6 +233,11 @@ class RunIterator implements AsyncIterator<AgentEvent, undefined> {
     };
     reading.then(done, done);
     return reading;
+  }
+
+  // Iterable itself, as a generator is.
+  [Symbol.asyncIterator](): this {
+    return this;
   }
 
   return(): Promise<IteratorResult<AgentEvent, undefined>> {
