@@ -37,8 +37,9 @@ export function searchQnaSystem(state: ServiceState, ex: Exchange): void {
   const llmProviderId = ex.query.optional('llmProviderId');
   if (llmProviderId) state.checkSystemLlm(system, llmProviderId);
   const filter = ex.query.optional('filter');
-  ex.reply.json(
+  ex.reply.send(
     200,
+    'application/json',
     searchSystem(system, retriever, {
       question,
       properties: parseProperties(ex.query.optional('properties')),
@@ -54,8 +55,9 @@ export function answerQnaQuestion(state: ServiceState, ex: Exchange): void {
   const llmProviderId = ex.query.required('llmProviderId');
   state.checkSystemLlm(system, llmProviderId);
   const filter = ex.query.optional('filter');
-  ex.reply.json(
+  ex.reply.send(
     200,
+    'application/json',
     answerQuestion(system, retriever, {
       question,
       llmProviderId,

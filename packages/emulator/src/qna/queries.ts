@@ -3,7 +3,7 @@ import type { QnaSystem } from '../data/model.js';
 import { includeProbe } from '../http/query.js';
 import { composeAnswer } from './compose-answer.js';
 import { extractFilters, FilterError, formatFilter, parseFilter } from './filter.js';
-import { countResults, resultItem } from './results.js';
+import { countResults, objectWithList, resultItemJson } from './results.js';
 import type { Hit, Retriever } from './retriever.js';
 
 export interface QueryInput {
@@ -64,11 +64,8 @@ function failed(system: QnaSystem, input: QueryInput, questionUuid: string, reas
   };
 }
 
-export function searchSystem(
-  system: QnaSystem,
-  retriever: Retriever,
-  input: QueryInput,
-): Record<string, unknown> {
+/** The search response as JSON text. */
+export function searchSystem(system: QnaSystem, retriever: Retriever, input: QueryInput): string {
   const started = Date.now();
   const questionUuid = randomUUID();
   let retrieved: Retrieved;
@@ -76,37 +73,38 @@ export function searchSystem(
     retrieved = retrieve(system, retriever, input, 5);
   } catch (error) {
     if (error instanceof FilterError) {
-      return failed(system, input, questionUuid, error.message, {
-        searchResultsList: [],
-        ...countResults([]),
-      });
+      return JSON.stringify(
+        failed(system, input, questionUuid, error.message, {
+          searchResultsList: [],
+          ...countResults([]),
+        }),
+      );
     }
     throw error;
   }
-  const items = retrieved.hits.map((h) => resultItem(system, h));
-  return {
-    question: input.question,
-    questionUuid,
-    searchResultsList: items,
-    ...countResults(items),
-    systemName: system.name,
-    systemId: system.systemId,
-    status: 'COMPLETED',
-    queryPlan: `retrieve top ${retrieved.limit} by similarity${retrieved.appliedFilters ? ` where ${retrieved.appliedFilters}` : ''}`,
-    appliedFilters: retrieved.appliedFilters,
-    inputFilters: retrieved.inputFilters,
-    extractedFilters: retrieved.extractedFilters,
-    ...(includeProbe(input.properties)
-      ? { probe: probe([{ id: 'retrieve', type: 'RETRIEVAL', detail: { results: items.length } }], started) }
-      : {}),
-  };
+  const { hits } = retrieved;
+  return objectWithList(
+    { question: input.question, questionUuid },
+    'searchResultsList',
+    hits.map((h) => resultItemJson(system, h)),
+    {
+      ...countResults(hits),
+      systemName: system.name,
+      systemId: system.systemId,
+      status: 'COMPLETED',
+      queryPlan: `retrieve top ${retrieved.limit} by similarity${retrieved.appliedFilters ? ` where ${retrieved.appliedFilters}` : ''}`,
+      appliedFilters: retrieved.appliedFilters,
+      inputFilters: retrieved.inputFilters,
+      extractedFilters: retrieved.extractedFilters,
+      ...(includeProbe(input.properties)
+        ? { probe: probe([{ id: 'retrieve', type: 'RETRIEVAL', detail: { results: hits.length } }], started) }
+        : {}),
+    },
+  );
 }
 
-export function answerQuestion(
-  system: QnaSystem,
-  retriever: Retriever,
-  input: QueryInput,
-): Record<string, unknown> {
+/** The answer response as JSON text. */
+export function answerQuestion(system: QnaSystem, retriever: Retriever, input: QueryInput): string {
   const started = Date.now();
   const questionUuid = randomUUID();
   let retrieved: Retrieved;
@@ -114,48 +112,48 @@ export function answerQuestion(
     retrieved = retrieve(system, retriever, input, 3);
   } catch (error) {
     if (error instanceof FilterError)
-      return failed(system, input, questionUuid, error.message, { type: 'qna' });
+      return JSON.stringify(failed(system, input, questionUuid, error.message, { type: 'qna' }));
     throw error;
   }
-  const context = retrieved.hits.map((h) => resultItem(system, h));
+  const { hits } = retrieved;
   const answer =
-    composeAnswer(input.question, retrieved.hits) ??
-    `No answer to this question was found in ${system.name}.`;
-  return {
-    question: input.question,
-    questionUuid,
-    answer,
-    context,
-    type: 'qna',
-    systemName: system.name,
-    systemId: system.systemId,
-    status: 'COMPLETED',
-    queryPlan: {
-      steps: [
-        {
-          id: 'retrieve',
-          type: 'RETRIEVAL',
-          query: input.question,
-          extractedFilterStr: retrieved.extractedFilters,
-          context: { results: context.length },
-        },
-        { id: 'compose', type: 'EXTRACTIVE_ANSWER', config: { llmProviderId: input.llmProviderId ?? '' } },
-      ],
-      messages: [],
+    composeAnswer(input.question, hits) ?? `No answer to this question was found in ${system.name}.`;
+  return objectWithList(
+    { question: input.question, questionUuid, answer },
+    'context',
+    hits.map((h) => resultItemJson(system, h)),
+    {
+      type: 'qna',
+      systemName: system.name,
+      systemId: system.systemId,
+      status: 'COMPLETED',
+      queryPlan: {
+        steps: [
+          {
+            id: 'retrieve',
+            type: 'RETRIEVAL',
+            query: input.question,
+            extractedFilterStr: retrieved.extractedFilters,
+            context: { results: hits.length },
+          },
+          { id: 'compose', type: 'EXTRACTIVE_ANSWER', config: { llmProviderId: input.llmProviderId ?? '' } },
+        ],
+        messages: [],
+      },
+      appliedFilters: retrieved.appliedFilters,
+      inputFilters: retrieved.inputFilters,
+      extractedFilters: retrieved.extractedFilters,
+      ...(includeProbe(input.properties)
+        ? {
+            probe: probe(
+              [
+                { id: 'retrieve', type: 'RETRIEVAL', detail: { results: hits.length } },
+                { id: 'compose', type: 'EXTRACTIVE_ANSWER', detail: { characters: answer.length } },
+              ],
+              started,
+            ),
+          }
+        : {}),
     },
-    appliedFilters: retrieved.appliedFilters,
-    inputFilters: retrieved.inputFilters,
-    extractedFilters: retrieved.extractedFilters,
-    ...(includeProbe(input.properties)
-      ? {
-          probe: probe(
-            [
-              { id: 'retrieve', type: 'RETRIEVAL', detail: { results: context.length } },
-              { id: 'compose', type: 'EXTRACTIVE_ANSWER', detail: { characters: answer.length } },
-            ],
-            started,
-          ),
-        }
-      : {}),
-  };
+  );
 }

@@ -1,5 +1,5 @@
 import type { DocumentFormat, QnaSystem } from '../data/model.js';
-import type { Hit } from './retriever.js';
+import type { Hit, Passage } from './retriever.js';
 
 /** The search result `type` of each stored format: Word files are `word`, web pages `link`. */
 const resultType: Record<DocumentFormat, 'pdf' | 'word' | 'text' | 'link'> = {
@@ -14,28 +14,68 @@ function documentLink(systemId: string, documentId: string): string {
   return `/api/qna/v1/systems/${encodeURIComponent(systemId)}/document?documentId=${encodeURIComponent(documentId)}`;
 }
 
-/** A search result item: the spec's four fields plus the extras real deployments send. */
-export function resultItem(system: QnaSystem, hit: Hit): Record<string, unknown> {
-  const { document } = hit.passage;
-  return {
-    source: `${system.database}\`${system.dataset}\`body`,
-    type: resultType[document.format],
-    data: hit.passage.text,
-    link: documentLink(system.systemId, document.documentId),
-    documentId: document.documentId,
-    title: document.title,
-    similarityScore: Math.round(hit.score * 1000) / 1000,
-    metadata: document.metadata,
-  };
+/** A result item's JSON around its score; everything but the score is fixed for a passage. */
+interface ItemText {
+  beforeScore: string;
+  afterScore: string;
 }
 
-/** The per-type counts of a search response. */
-export function countResults(items: Record<string, unknown>[]) {
-  const count = (type: string) => items.filter((i) => i.type === type).length;
+// Written once per passage: serialising the same text and metadata on every query was a tenth of a search.
+const itemTexts = new WeakMap<Passage, ItemText>();
+
+function itemText(system: QnaSystem, passage: Passage): ItemText {
+  let known = itemTexts.get(passage);
+  if (!known) {
+    const { document } = passage;
+    const fixed = JSON.stringify({
+      source: `${system.database}\`${system.dataset}\`body`,
+      type: resultType[document.format],
+      data: passage.text,
+      link: documentLink(system.systemId, document.documentId),
+      documentId: document.documentId,
+      title: document.title,
+    });
+    known = {
+      beforeScore: `${fixed.slice(0, -1)},"similarityScore":`,
+      afterScore: `,"metadata":${JSON.stringify(document.metadata)}}`,
+    };
+    itemTexts.set(passage, known);
+  }
+  return known;
+}
+
+/**
+ * A search result item as JSON text: the spec's four fields plus the extras real deployments send
+ * (documentId, title, similarityScore, metadata).
+ */
+export function resultItemJson(system: QnaSystem, hit: Hit): string {
+  const { beforeScore, afterScore } = itemText(system, hit.passage);
+  return `${beforeScore}${JSON.stringify(Math.round(hit.score * 1000) / 1000)}${afterScore}`;
+}
+
+/** The per-type counts of a search response; every item has a link. */
+export function countResults(hits: Hit[]) {
+  const count = (type: string) => hits.filter((h) => resultType[h.passage.document.format] === type).length;
   return {
-    linksCount: items.filter((i) => typeof i.link === 'string' && i.link !== '').length,
+    linksCount: hits.length,
     pdfCount: count('pdf'),
     wordCount: count('word'),
     textCount: count('text'),
   };
+}
+
+/**
+ * `head` and `tail` as one JSON object with `key` between them, its value the array of `items`
+ * (JSON text already), keeping the key order of the response.
+ */
+export function objectWithList(
+  head: Record<string, unknown>,
+  key: string,
+  items: string[],
+  tail: Record<string, unknown>,
+): string {
+  const before = JSON.stringify(head).slice(1, -1);
+  const after = JSON.stringify(tail).slice(1, -1);
+  const list = `${JSON.stringify(key)}:[${items.join(',')}]`;
+  return `{${before ? `${before},` : ''}${list}${after ? `,${after}` : ''}}`;
 }
