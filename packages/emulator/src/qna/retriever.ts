@@ -37,12 +37,15 @@ export class Retriever {
   private readonly passages: Passage[] = [];
   /** Every indexed term, as normaliseTerm leaves it. */
   private readonly vocabulary = new Set<string>();
+  /** Indexed terms that begin a longer indexed term. */
+  private readonly extendable = new Set<string>();
   private readonly index = new MiniSearch<{ id: number; title: string; text: string }>({
     fields: ['title', 'text'],
     processTerm: normaliseTerm,
     searchOptions: {
       boost: { title: 1.5 },
-      prefix: true,
+      // Prefix expansion of a term no longer indexed term starts with would find only the term itself.
+      prefix: (term) => !this.vocabulary.has(term) || this.extendable.has(term),
       // Fuzzy expansion is most of a search's cost; a term found as written is not a misspelling.
       fuzzy: (term) => (this.vocabulary.has(term) ? false : 0.15),
       combineWith: 'OR',
@@ -59,6 +62,11 @@ export class Retriever {
         this.learn(text);
       }
     }
+    // Sorted, the terms a term begins come right after it.
+    const sorted = [...this.vocabulary].sort();
+    sorted.forEach((term, i) => {
+      if (sorted[i + 1]?.startsWith(term)) this.extendable.add(term);
+    });
   }
 
   private learn(text: string): void {
