@@ -79,7 +79,7 @@ function fits(route: CompiledRoute, segments: string[]): boolean {
   return true;
 }
 
-export interface RouteMatch {
+interface RouteMatch {
   operationId: OperationId;
   params: Record<string, string>;
 }
