@@ -258,6 +258,28 @@ describe('abort', () => {
     await closed;
   });
 
+  it("without a time-out, the caller's signal alone aborts and the socket is closed", async () => {
+    const closed = new Promise<void>((resolve) => {
+      server.reply((_request, res) => res.on('close', () => resolve()));
+    });
+    const controller = new AbortController();
+    const call = client({ timeout: Number.POSITIVE_INFINITY }).qna.list({ signal: controller.signal });
+    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    controller.abort();
+    const error = await outcome('caller abort (pending, no time-out)', call);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    await closed;
+  });
+
+  it('without a time-out or signal, calls and document bodies complete', async () => {
+    const dw = client({ timeout: Number.POSITIVE_INFINITY });
+    server.reply(ok);
+    await expect(dw.qna.list()).resolves.toEqual({ ok: true });
+    server.reply(json(200, { body: 'text' }));
+    const response = await dw.qna.document('s', { documentId: 'd' }, { timeout: Number.POSITIVE_INFINITY });
+    await expect(response.json()).resolves.toEqual({ body: 'text' });
+  });
+
   it('during a retry wait', async () => {
     server.reply(json(503, {}, { 'retry-after': '30' }));
     const controller = new AbortController();

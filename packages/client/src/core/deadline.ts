@@ -10,31 +10,43 @@ const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * One attempt's abort signal: fires when the caller's signal aborts or the time-out passes, and
- * remembers which, so a failure can be reported as the right typed error.
+ * remembers which, so a failure can be reported as the right typed error. Without a time-out the
+ * caller's signal (or none) is used as it is: every signal handed to fetch costs a listener,
+ * a WeakRef and a finalizer inside it, so none is made that could never fire.
  */
 export class Deadline {
-  readonly signal: AbortSignal;
-  private readonly controller = new AbortController();
+  readonly signal: AbortSignal | undefined;
+  private readonly controller: AbortController | undefined;
   private readonly user: AbortSignal | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timedOut = false;
-  private readonly onUserAbort = (): void => this.controller.abort(this.user?.reason);
+  private onUserAbort: (() => void) | undefined;
 
   constructor(timeoutMs: number, user: AbortSignal | undefined) {
-    this.signal = this.controller.signal;
     this.user = user;
+    if (timeoutMs >= MAX_TIMER_MS) {
+      this.signal = user;
+      return;
+    }
+    const controller = new AbortController();
+    this.controller = controller;
+    this.signal = controller.signal;
     if (user) {
-      if (user.aborted) this.controller.abort(user.reason);
-      else user.addEventListener('abort', this.onUserAbort, { once: true });
+      if (user.aborted) controller.abort(user.reason);
+      else {
+        this.onUserAbort = () => controller.abort(user.reason);
+        user.addEventListener('abort', this.onUserAbort, { once: true });
+      }
     }
-    if (timeoutMs < MAX_TIMER_MS) {
-      this.timer = setTimeout(() => {
-        this.timedOut = true;
-        this.controller.abort(new APIConnectionTimeoutError());
-      }, timeoutMs);
-      // A pending socket keeps the process alive; the timer alone must not.
-      (this.timer as { unref?: () => void }).unref?.();
-    }
+    // The deadline is passed as an argument: no closure per attempt.
+    this.timer = setTimeout(Deadline.expire, timeoutMs, this);
+    // A pending socket keeps the process alive; the timer alone must not.
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+
+  private static expire(deadline: Deadline): void {
+    deadline.timedOut = true;
+    deadline.controller?.abort(new APIConnectionTimeoutError());
   }
 
   /** The typed error for a failure that happened while this deadline was in force. */
@@ -45,7 +57,7 @@ export class Deadline {
   clear(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
-    this.user?.removeEventListener('abort', this.onUserAbort);
+    if (this.onUserAbort !== undefined) this.user?.removeEventListener('abort', this.onUserAbort);
   }
 }
 

@@ -4,8 +4,8 @@ import type { AttemptResult } from './transport.js';
 /** The JSON body of a 2xx response read as text by openapi-fetch; a body that is not JSON is a typed error. */
 export function readJson<T>(result: AttemptResult): T {
   const { data, response } = result;
-  const type = response.headers.get('content-type') ?? 'none';
   if (typeof data !== 'string' || data.length === 0) {
+    const type = response.headers.get('content-type') ?? 'none';
     throw new MalformedResponseError(
       response.status,
       '',
@@ -16,6 +16,7 @@ export function readJson<T>(result: AttemptResult): T {
   try {
     return JSON.parse(data) as T;
   } catch {
+    const type = response.headers.get('content-type') ?? 'none';
     throw new MalformedResponseError(
       response.status,
       data.length > 1000 ? `${data.slice(0, 1000)}...` : data,

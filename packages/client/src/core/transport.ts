@@ -38,7 +38,8 @@ export type SendFetch = (url: string, init: RequestInit) => Promise<Response>;
 
 /** What one attempt hands to openapi-fetch. */
 export interface AttemptInit {
-  signal: AbortSignal;
+  /** Absent when the attempt has neither a time-out nor a caller's signal. */
+  signal: AbortSignal | undefined;
   headers: Record<string, string> | undefined;
   fetch: (request: Request) => Promise<Response>;
   Request: typeof Request;
@@ -130,7 +131,8 @@ export class Transport {
         refreshed = true;
         authorization = await credentials.authorization(true);
         if (authorization !== sentAuthorization) {
-          log.info('401 received; retrying once with a refreshed token', { attempt });
+          if (log.enabled('info'))
+            log.info('401 received; retrying once with a refreshed token', { attempt });
           continue;
         }
       } else if (credentials.fixedAuthorization === undefined) {
@@ -141,11 +143,14 @@ export class Transport {
       const headers = failure instanceof APIError ? failure.headers : undefined;
       const wait = Math.round(retryDelay(retries, headers, this.config.backoff));
       retries++;
-      log.info(`retrying in ${wait} ms after ${describe(failure)}`, {
-        attempt,
-        retry: retries,
-        waitMs: wait,
-      });
+      // Guarded, so no message or data object is built when info lines are dropped.
+      if (log.enabled('info')) {
+        log.info(`retrying in ${wait} ms after ${describe(failure)}`, {
+          attempt,
+          retry: retries,
+          waitMs: wait,
+        });
+      }
       try {
         await sleep(wait, signal);
       } catch (error) {
