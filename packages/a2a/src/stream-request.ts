@@ -1,36 +1,6 @@
-import type { Dataworkz } from '@dataworkz/client';
+import { type Dataworkz, readErrorBody } from '@dataworkz/client';
 import { NotAStreamError } from './errors.js';
 import { jsonRpcErrorOf } from './json-rpc.js';
-
-// Enough of an unexpected body to show the server's message, without reading an unbounded one.
-const MAX_UNEXPECTED_BODY = 64 * 1024;
-
-async function readSome(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    while (text.length < MAX_UNEXPECTED_BODY) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-  } catch {
-    // What arrived before the break is still the best account of the failure.
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-  return text.slice(0, MAX_UNEXPECTED_BODY);
-}
-
-function parseBody(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
 
 function serverMessage(body: unknown): string {
   if (typeof body === 'string')
@@ -45,7 +15,7 @@ function serverMessage(body: unknown): string {
 }
 
 async function notAStream(response: Response, contentType: string): Promise<Error> {
-  const body = parseBody(await readSome(response));
+  const body = await readErrorBody(response);
   const rpcError = jsonRpcErrorOf(body);
   if (rpcError) return rpcError;
   return new NotAStreamError(

@@ -21,6 +21,7 @@ export {
   PermissionDeniedError,
   QueryFailedError,
   RateLimitError,
+  readErrorBody,
   UnprocessableEntityError,
 } from './core/errors.js';
 export type { Logger, LogLevel } from './core/logger.js';

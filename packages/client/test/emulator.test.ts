@@ -1,6 +1,7 @@
 import Dataworkz, {
   APIConnectionError,
   AuthenticationError,
+  BadRequestError,
   filter,
   MalformedResponseError,
   NotFoundError,
@@ -29,6 +30,19 @@ function last() {
 }
 
 describe('against the emulator', () => {
+  it('reads at most 64 KiB of an error body', async () => {
+    emu.faults.add({ route: 'listQnaSystems', status: 400, body: 'x'.repeat(1_000_000) });
+    const error = await dw.qna.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as BadRequestError).body).toBe('x'.repeat(64 * 1024));
+    expect((error as BadRequestError).message.length).toBeLessThan(400);
+
+    emu.faults.add({ route: 'listQnaSystems', status: 400, body: 'y'.repeat(1_000_000) });
+    const direct = await dw.authorizedFetch(`${emu.url}/api/qna/v1/systems`).catch((e: unknown) => e);
+    expect(direct).toBeInstanceOf(BadRequestError);
+    expect((direct as BadRequestError).body).toBe('y'.repeat(64 * 1024));
+  });
+
   it('hands the successful response to onResponse, after retries', async () => {
     emu.faults.add({ route: 'listQnaSystems', status: 503 });
     const seen: Response[] = [];

@@ -182,6 +182,42 @@ function copySafeHeaders(headers: Headers): Headers {
   return copy;
 }
 
+// Enough of an error body to show the server's message, without reading or keeping an unbounded one.
+const MAX_ERROR_BODY_CHARS = 64 * 1024;
+
+/** An error body as an error keeps it: text beyond 64 KiB is cut off. */
+export function boundErrorBody(body: unknown): unknown {
+  return typeof body === 'string' && body.length > MAX_ERROR_BODY_CHARS
+    ? body.slice(0, MAX_ERROR_BODY_CHARS)
+    : body;
+}
+
+/**
+ * The body of a response that is not what the caller expected (an error status, a JSON body where a
+ * stream was due): at most 64 KiB of it, parsed as JSON when it parses, else its text. A body that
+ * breaks off yields what arrived before the break.
+ */
+export async function readErrorBody(response: Response, scrub?: (text: string) => string): Promise<unknown> {
+  let text = '';
+  const reader = response.body?.getReader();
+  if (reader) {
+    const decoder = new TextDecoder();
+    try {
+      while (text.length < MAX_ERROR_BODY_CHARS) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+      }
+    } catch {
+      // What arrived before the break is still the best account of the failure.
+    } finally {
+      reader.cancel().catch(() => {});
+    }
+  }
+  text = boundErrorBody(text) as string;
+  return parseBody(scrub ? scrub(text) : text);
+}
+
 /**
  * The typed error for a non-2xx response: reads and parses its body (JSON when it parses, else text),
  * takes the request id from the headers. Usable on any Response, e.g. one from `authorizedFetch`.
@@ -190,15 +226,7 @@ export async function errorFromResponse(
   response: Response,
   scrub?: (text: string) => string,
 ): Promise<APIError> {
-  let text: string;
-  try {
-    text = await response.text();
-  } catch {
-    // The body broke off; the status alone still says what happened.
-    text = '';
-  }
-  if (scrub) text = scrub(text);
-  return APIError.generate(response.status, parseBody(text), response.headers);
+  return APIError.generate(response.status, await readErrorBody(response, scrub), response.headers);
 }
 
 /** JSON when the text parses as JSON, the text itself otherwise. */

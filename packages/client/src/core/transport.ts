@@ -5,6 +5,7 @@ import {
   APIConnectionError,
   APIError,
   AuthenticationError,
+  boundErrorBody,
   DataworkzError,
   InvalidParameterError,
 } from './errors.js';
@@ -199,7 +200,8 @@ export class Transport {
   apiError(response: Response, body: unknown): APIError {
     return APIError.generate(
       response.status,
-      scrubValue(body, this.config.credentials.knownSecrets()),
+      // openapi-fetch has read the whole body; the error keeps at most 64 KiB of its text.
+      scrubValue(boundErrorBody(body), this.config.credentials.knownSecrets()),
       response.headers,
     );
   }
