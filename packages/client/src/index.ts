@@ -1,7 +1,7 @@
 import { Dataworkz } from './client.js';
 
 export default Dataworkz;
-export { type ClientOptions, Dataworkz } from './client.js';
+export { type AuthorizedInit, type ClientOptions, Dataworkz } from './client.js';
 export { type BackoffOptions, backoffDelay, retryAfterMs } from './core/backoff.js';
 export type { TokenProvider } from './core/credentials.js';
 export {
@@ -14,6 +14,7 @@ export {
   ConflictError,
   DataworkzError,
   errorFromResponse,
+  excerpt,
   InternalServerError,
   InvalidParameterError,
   MalformedResponseError,
@@ -21,6 +22,9 @@ export {
   PermissionDeniedError,
   QueryFailedError,
   RateLimitError,
+  type Redactor,
+  RedirectError,
+  ResponseTooLargeError,
   readErrorBody,
   UnprocessableEntityError,
 } from './core/errors.js';

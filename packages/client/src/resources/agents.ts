@@ -46,7 +46,8 @@ export class Agents {
   /** Every agent of the account that can be invoked from an external system. */
   async list(options?: RequestOptions): Promise<AgentListItem[]> {
     return this.transport.execute(
-      (init) => this.raw.GET('/api/agents/v1/', { ...init, parseAs: 'text' }),
+      'agents.list',
+      (init) => this.raw.GET('/api/agents/v1/', { ...init, parseAs: 'stream' }),
       readJson<AgentListItem[]>,
       options,
     );
@@ -55,7 +56,8 @@ export class Agents {
   /** The account's LLM configurations for agents: id to model name. */
   async llmProviders(options?: RequestOptions): Promise<LlmProviderMap> {
     return this.transport.execute(
-      (init) => this.raw.GET('/api/agents/v1/llm-providers', { ...init, parseAs: 'text' }),
+      'agents.llmProviders',
+      (init) => this.raw.GET('/api/agents/v1/llm-providers', { ...init, parseAs: 'stream' }),
       readJson<LlmProviderMap>,
       options,
     );
@@ -81,12 +83,13 @@ export class Agents {
     }
     if (params.contextValues !== undefined) body.contextValues = checkContextValues(params.contextValues);
     return this.transport.execute(
+      'agents.respond',
       (init) =>
         this.raw.POST('/api/agents/v1/{agentId}/response', {
           ...init,
           params: { path, query },
           body,
-          parseAs: 'text',
+          parseAs: 'stream',
         }),
       readJson<AgentResponse>,
       options,
@@ -98,17 +101,18 @@ export class Agents {
     const path = { agentId: requireId('agentId', agentId) };
     const legacy = options?.legacy === true;
     return this.transport.execute(
+      'agents.card',
       (init) =>
         legacy
           ? this.raw.GET('/api/agents/v1/a2a/{agentId}/.well-known/agent.json', {
               ...init,
               params: { path },
-              parseAs: 'text',
+              parseAs: 'stream',
             })
           : this.raw.GET('/api/agents/v1/a2a/{agentId}/.well-known/agent-card.json', {
               ...init,
               params: { path },
-              parseAs: 'text',
+              parseAs: 'stream',
             }),
       readJson<AgentCard>,
       options,

@@ -58,7 +58,8 @@ export class Qna {
   /** Every QnA system: id to name. */
   async list(options?: RequestOptions): Promise<QnaSystemMap> {
     return this.transport.execute(
-      (init) => this.raw.GET('/api/qna/v1/systems', { ...init, parseAs: 'text' }),
+      'qna.list',
+      (init) => this.raw.GET('/api/qna/v1/systems', { ...init, parseAs: 'stream' }),
       readJson<QnaSystemMap>,
       options,
     );
@@ -68,8 +69,9 @@ export class Qna {
   async get(systemId: string, options?: RequestOptions): Promise<QnaSystemDetails> {
     const path = { systemId: requireId('systemId', systemId) };
     return this.transport.execute(
+      'qna.get',
       (init) =>
-        this.raw.GET('/api/qna/v1/systems/{systemId}', { ...init, params: { path }, parseAs: 'text' }),
+        this.raw.GET('/api/qna/v1/systems/{systemId}', { ...init, params: { path }, parseAs: 'stream' }),
       readJson<QnaSystemDetails>,
       options,
     );
@@ -79,11 +81,12 @@ export class Qna {
   async llmProviders(systemId: string, options?: RequestOptions): Promise<LlmProviderMap> {
     const path = { systemId: requireId('systemId', systemId) };
     return this.transport.execute(
+      'qna.llmProviders',
       (init) =>
         this.raw.GET('/api/qna/v1/systems/{systemId}/llm-providers', {
           ...init,
           params: { path },
-          parseAs: 'text',
+          parseAs: 'stream',
         }),
       readJson<LlmProviderMap>,
       options,
@@ -94,11 +97,12 @@ export class Qna {
   async filters(systemId: string, options?: RequestOptions): Promise<FilterList> {
     const path = { systemId: requireId('systemId', systemId) };
     return this.transport.execute(
+      'qna.filters',
       (init) =>
         this.raw.GET('/api/qna/v1/systems/{systemId}/filters', {
           ...init,
           params: { path },
-          parseAs: 'text',
+          parseAs: 'stream',
         }),
       readJson<FilterList>,
       options,
@@ -116,11 +120,12 @@ export class Qna {
       properties: serializeProperties(params.properties),
     };
     return this.transport.execute(
+      'qna.search',
       (init) =>
         this.raw.GET('/api/qna/v1/systems/{systemId}/search', {
           ...init,
           params: { path, query },
-          parseAs: 'text',
+          parseAs: 'stream',
         }),
       readQueryResult<SearchResponse>,
       options,
@@ -138,11 +143,12 @@ export class Qna {
       properties: serializeProperties(params.properties),
     };
     return this.transport.execute(
+      'qna.answer',
       (init) =>
         this.raw.GET('/api/qna/v1/systems/{systemId}/answer', {
           ...init,
           params: { path, query },
-          parseAs: 'text',
+          parseAs: 'stream',
         }),
       readQueryResult<AnswerResponse>,
       options,
@@ -161,6 +167,7 @@ export class Qna {
       detail: optionalString('detail', params.detail),
     };
     return this.transport.execute(
+      'qna.document',
       (init) =>
         this.raw.GET('/api/qna/v1/systems/{systemId}/document', {
           ...init,
@@ -168,7 +175,7 @@ export class Qna {
           params: { path, query },
           parseAs: 'stream',
         }),
-      (result, deadline) => guardBody(result.response, deadline),
+      (result, attempt) => guardBody(result.response, attempt.deadline, attempt.callMaxResponseBytes),
       options,
       true,
     );
