@@ -1,4 +1,9 @@
-import { APIConnectionTimeoutError, DataworkzError, MalformedResponseError } from '@dataworkz/client';
+import {
+  APIConnectionTimeoutError,
+  DataworkzError,
+  excerpt,
+  MalformedResponseError,
+} from '@dataworkz/client';
 import type { A2AStreamEvent, TaskState } from './a2a-types.js';
 
 /** The agent answered with a JSON-RPC error (before the stream began or inside it). */
@@ -84,10 +89,9 @@ export class TaskFailedError extends DataworkzError {
   /** The agent's own account of the failure (the final message's text), possibly empty. */
   readonly answer: string;
 
+  /** `answer` must already be redacted: the message quotes a cut of it. */
   constructor(state: TaskState, answer: string, taskId: string | undefined, contextId: string | undefined) {
-    super(
-      `The agent's task ended ${state}${answer ? `: ${answer.length > 300 ? `${answer.slice(0, 300)}...` : answer}` : ''}`,
-    );
+    super(`The agent's task ended ${state}${answer ? `: ${excerpt(answer, 300)}` : ''}`);
     this.state = state;
     this.answer = answer;
     this.taskId = taskId;
