@@ -40,4 +40,5 @@ export {
   type StreamAgentOptions,
   streamAgent,
 } from './stream-agent.js';
+export type { TaskUpdate, TaskUpdateToolType, TaskUpdateType } from './task-update.js';
 export { cancelTask, type GetTaskOptions, getTask, type TaskCallOptions } from './tasks.js';
