@@ -32,42 +32,42 @@ export const DEFAULT_MAX_EVENT_BYTES = 8 * 1024 * 1024;
 
 export interface StreamAgentOptions {
   /** The user's text (sent as the first part). */
-  text?: string;
+  text?: string | undefined;
   /** Further A2A parts (files, data). */
-  parts?: A2APart[];
+  parts?: A2APart[] | undefined;
   /** The LLM configuration to use; else the agent's, else the account default. */
-  llmId?: string;
+  llmId?: string | undefined;
   /** Extra execution properties: an object of flags or `key=value;key=value`. */
-  properties?: Properties;
+  properties?: Properties | undefined;
   /** Context variables for the agent, sent through the provided-values extension. */
-  contextValues?: ContextValues;
+  contextValues?: ContextValues | undefined;
   /** The provided-values extension URI; read from the agent card when not given. */
-  extensionUri?: string;
+  extensionUri?: string | undefined;
   /** Further A2A extension URIs to activate. */
-  extensions?: string[];
+  extensions?: string[] | undefined;
   /** Continue a conversation: the `contextId` (and `taskId`) of an earlier turn. */
-  contextId?: string;
-  taskId?: string;
+  contextId?: string | undefined;
+  taskId?: string | undefined;
   /** The message id (default: a random UUID). */
-  messageId?: string;
+  messageId?: string | undefined;
   /** Message metadata, passed through. */
-  metadata?: { [key: string]: unknown };
+  metadata?: { [key: string]: unknown } | undefined;
   /** Aborting closes the connection; the run rejects with APIUserAbortError. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * Longest wait for the response headers, in ms, before APIConnectionTimeoutError (default: the
    * client's `timeout`). Once the stream has begun, `idleTimeoutMs` takes over.
    */
-  headersTimeoutMs?: number;
+  headersTimeoutMs?: number | undefined;
   /** Longest silence between chunks of the stream before StreamIdleTimeoutError, in ms (0: none). */
-  idleTimeoutMs?: number;
+  idleTimeoutMs?: number | undefined;
   /**
    * Longest time for the whole run, in ms, before APIConnectionTimeoutError closes it (default:
    * none, since keep-alive comments may keep a healthy stream open for as long as the agent works).
    */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Largest single event before StreamEventTooLargeError. */
-  maxEventBytes?: number;
+  maxEventBytes?: number | undefined;
 }
 
 function nonNegative(name: string, value: number | undefined, fallback: number): number {

@@ -14,7 +14,7 @@ export interface TaskCallOptions {
 
 export interface GetTaskOptions extends TaskCallOptions {
   /** How many of the task's latest history messages to include. */
-  historyLength?: number;
+  historyLength?: number | undefined;
 }
 
 type TaskCall = (transport: JsonRpcTransport, taskId: string, signal: AbortSignal) => Promise<Task>;

@@ -130,7 +130,7 @@ export class Dataworkz {
     });
     this.raw = createClient<paths>({
       baseUrl: this.baseUrl,
-      headers: options.headers,
+      ...(options.headers ? { headers: options.headers } : {}),
       redirect: 'manual',
       pathSerializer: serializePath,
       querySerializer: serializeQuery,

@@ -50,8 +50,8 @@ export type SendFetch = (url: string, init: RequestInit) => Promise<Response>;
 /** What one attempt hands to openapi-fetch. */
 export interface AttemptInit {
   /** Absent when the attempt has neither a time-out nor a caller's signal. */
-  signal: AbortSignal | undefined;
-  headers: Record<string, string> | undefined;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
   fetch: (request: Request) => Promise<Response>;
   Request: typeof Request;
 }
@@ -139,9 +139,7 @@ export class Transport {
       let refused: Response | undefined;
       let failure: DataworkzError;
       try {
-        const result = await send({
-          signal: deadline.signal,
-          headers: options.headers,
+        const init: AttemptInit = {
           fetch: async (request) => {
             const response = await this.dispatch(request, sent.authorization, attempt);
             if (response.ok) return response;
@@ -150,7 +148,10 @@ export class Transport {
             return new Response(null, { status: response.status, headers: response.headers });
           },
           Request: Outgoing as unknown as typeof Request,
-        });
+        };
+        if (deadline.signal) init.signal = deadline.signal;
+        if (options.headers) init.headers = options.headers;
+        const result = await send(init);
         if (refused === undefined) {
           const { onResponse } = options;
           if (onResponse) {

@@ -1,6 +1,6 @@
 import type { Client } from 'openapi-fetch';
 import { InvalidParameterError } from '../core/errors.js';
-import { requireId, requireString } from '../core/params.js';
+import { requireId, requireString, withoutUndefined } from '../core/params.js';
 import { readJson } from '../core/read.js';
 import type { RequestOptions, Transport } from '../core/transport.js';
 import type { paths } from '../generated/schema.js';
@@ -21,16 +21,16 @@ export interface RespondParams {
   /** An LLM configuration of the account (see `agents.llmProviders()`). */
   llmProviderId: string;
   /** Extra execution properties. */
-  properties?: Properties;
+  properties?: Properties | undefined;
   /** The conversation so far, oldest first (the call is stateless). */
-  conversationHistory?: ConversationMessage[];
+  conversationHistory?: ConversationMessage[] | undefined;
   /** Context variables by name; each value is any JSON value. */
-  contextValues?: ContextValues;
+  contextValues?: ContextValues | undefined;
 }
 
 export interface CardOptions extends RequestOptions {
   /** Read the card from the legacy `.well-known/agent.json` path instead of `agent-card.json`. */
-  legacy?: boolean;
+  legacy?: boolean | undefined;
 }
 
 /** Agents: listing, LLM configurations, A2A cards and the deprecated response call. */
@@ -72,11 +72,11 @@ export class Agents {
     if (typeof params !== 'object' || params === null) {
       throw new InvalidParameterError('params', 'respond() needs { userText, llmProviderId }.');
     }
-    const query = {
+    const query = withoutUndefined({
       userText: requireString('userText', params.userText),
       llmProviderId: requireString('llmProviderId', params.llmProviderId),
       properties: serializeProperties(params.properties),
-    };
+    });
     const body: AgentResponseRequest = {};
     if (params.conversationHistory !== undefined) {
       body.conversationHistory = checkHistory(params.conversationHistory);

@@ -1,7 +1,7 @@
 import type { Client } from 'openapi-fetch';
 import { guardBody } from '../core/body.js';
 import { InvalidParameterError } from '../core/errors.js';
-import { optionalString, requireId, requireString } from '../core/params.js';
+import { optionalString, requireId, requireString, withoutUndefined } from '../core/params.js';
 import { readJson, readQueryResult } from '../core/read.js';
 import type { RequestOptions, Transport } from '../core/transport.js';
 import { FilterExpression } from '../filter.js';
@@ -20,11 +20,11 @@ export interface SearchParams {
   /** The search terms. */
   query: string;
   /** An LLM configured in the pipeline; used only if needed. */
-  llmProviderId?: string;
+  llmProviderId?: string | undefined;
   /** A filter expression: built with `filter`, or raw text such as `version in ('2.0')`. */
-  filter?: FilterExpression | string;
+  filter?: FilterExpression | string | undefined;
   /** Flags such as `{ include_probe: false }`. */
-  properties?: Properties;
+  properties?: Properties | undefined;
 }
 
 export interface AnswerParams {
@@ -32,15 +32,15 @@ export interface AnswerParams {
   questionText: string;
   /** An LLM configured for the system (see `qna.llmProviders()`). */
   llmProviderId: string;
-  filter?: FilterExpression | string;
-  properties?: Properties;
+  filter?: FilterExpression | string | undefined;
+  properties?: Properties | undefined;
 }
 
 export interface DocumentParams {
   /** The id of a document in the dataset (a search result's `link` names it). */
   documentId: string;
   /** The detail of the document data requested. */
-  detail?: string;
+  detail?: string | undefined;
 }
 
 const ACCEPT_ANY = { accept: '*/*' };
@@ -113,12 +113,12 @@ export class Qna {
   async search(systemId: string, params: SearchParams, options?: RequestOptions): Promise<SearchResponse> {
     const path = { systemId: requireId('systemId', systemId) };
     checkParams(params, 'search() needs { query }.');
-    const query = {
+    const query = withoutUndefined({
       query: requireString('query', params.query),
       llmProviderId: optionalString('llmProviderId', params.llmProviderId),
       filter: filterText(params.filter),
       properties: serializeProperties(params.properties),
-    };
+    });
     return this.transport.execute(
       'qna.search',
       (init) =>
@@ -136,12 +136,12 @@ export class Qna {
   async answer(systemId: string, params: AnswerParams, options?: RequestOptions): Promise<AnswerResponse> {
     const path = { systemId: requireId('systemId', systemId) };
     checkParams(params, 'answer() needs { questionText, llmProviderId }.');
-    const query = {
+    const query = withoutUndefined({
       questionText: requireString('questionText', params.questionText),
       llmProviderId: requireString('llmProviderId', params.llmProviderId),
       filter: filterText(params.filter),
       properties: serializeProperties(params.properties),
-    };
+    });
     return this.transport.execute(
       'qna.answer',
       (init) =>
@@ -162,10 +162,10 @@ export class Qna {
   async document(systemId: string, params: DocumentParams, options?: RequestOptions): Promise<Response> {
     const path = { systemId: requireId('systemId', systemId) };
     checkParams(params, 'document() needs { documentId }.');
-    const query = {
+    const query = withoutUndefined({
       documentId: requireString('documentId', params.documentId),
       detail: optionalString('detail', params.detail),
-    };
+    });
     return this.transport.execute(
       'qna.document',
       (init) =>
