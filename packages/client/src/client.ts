@@ -53,6 +53,12 @@ export interface ClientOptions {
   logLevel?: LogLevel | undefined;
   /** Where log lines go (default: `console`). */
   logger?: Logger | undefined;
+  /**
+   * Allow an `apiKey` in a browser page, where anyone who opens the page can read it (default false:
+   * refused). Prefer `token` with a short-lived token issued to the signed-in user, or calling the API
+   * from your server.
+   */
+  dangerouslyAllowBrowser?: boolean | undefined;
 }
 
 /** A RequestInit for `authorizedFetch`, plus how long to wait and how much to read. */
@@ -100,10 +106,15 @@ export class Dataworkz {
     const env = readEnv();
     this.baseUrl = normaliseBaseUrl(options.baseUrl ?? env.DATAWORKZ_BASE_URL);
     const useEnvKey = options.apiKey === undefined && options.token === undefined;
-    this.#credentials = new Credentials(
-      useEnvKey ? env.DATAWORKZ_API_KEY || undefined : options.apiKey,
-      options.token,
-    );
+    const apiKey = useEnvKey ? env.DATAWORKZ_API_KEY || undefined : options.apiKey;
+    if (apiKey !== undefined && options.dangerouslyAllowBrowser !== true && isBrowser()) {
+      throw new DataworkzError(
+        'An API key in a browser page can be read by anyone who opens the page, so it is refused. ' +
+          'Use the token option with a short-lived token issued to the signed-in user, or call the API ' +
+          'from your server (a proxy that adds the key). For a local demo, pass dangerouslyAllowBrowser: true.',
+      );
+    }
+    this.#credentials = new Credentials(apiKey, options.token);
     const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
     const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -243,6 +254,16 @@ function absoluteUrl(input: string | URL): URL {
 /** Whether a request body can be sent a second time (a stream is consumed by the first send). */
 function isReplayable(body: RequestInit['body']): boolean {
   return !(typeof ReadableStream !== 'undefined' && body instanceof ReadableStream);
+}
+
+/** A page in a browser (not a server runtime, a worker or an edge function). */
+function isBrowser(): boolean {
+  const scope = globalThis as { window?: { document?: unknown }; navigator?: unknown };
+  return (
+    typeof scope.window === 'object' &&
+    typeof scope.window?.document === 'object' &&
+    scope.navigator !== undefined
+  );
 }
 
 function readEnv(): Record<string, string | undefined> {

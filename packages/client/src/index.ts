@@ -2,6 +2,7 @@ import { Dataworkz } from './client.js';
 
 export default Dataworkz;
 export { type AuthorizedInit, type ClientOptions, Dataworkz } from './client.js';
+export { APIPromise, type WithResponse } from './core/api-promise.js';
 export { type BackoffOptions, backoffDelay, retryAfterMs } from './core/backoff.js';
 export type { TokenProvider } from './core/credentials.js';
 export {
@@ -31,6 +32,7 @@ export {
 export type { Logger, LogLevel } from './core/logger.js';
 export { serializePath, serializeQuery } from './core/params.js';
 export type { Fetch, RequestOptions } from './core/transport.js';
+export { type DocumentSource, documentIdOf } from './document-id.js';
 export { FilterExpression, type FilterValue, filter } from './filter.js';
 export type { components, operations, paths } from './generated/schema.js';
 export { type Properties, parseProperties, serializeProperties } from './properties.js';

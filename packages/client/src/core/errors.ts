@@ -52,16 +52,18 @@ export class APIError extends DataworkzError {
   override name = 'APIError';
   readonly status: number;
   readonly headers: Headers;
-  /** The parsed JSON body when it was JSON, else its text (possibly empty). */
-  readonly body: unknown;
-  readonly requestId: string | undefined;
+  /** The parsed JSON body when it was JSON, else its text (possibly empty); absent when none was read. */
+  declare readonly body?: unknown;
+  /** The request id the service sent, if any (absent otherwise, so printed errors stay short). */
+  declare readonly requestId?: string;
 
   constructor(status: number, body: unknown, headers: Headers, message?: string) {
     super(message ?? describeStatus(status, body));
     this.status = status;
     this.headers = copySafeHeaders(headers);
-    this.body = body;
-    this.requestId = findRequestId(headers);
+    if (body !== undefined) this.body = body;
+    const requestId = findRequestId(headers);
+    if (requestId !== undefined) this.requestId = requestId;
   }
 
   /** The subclass for a status: 404 gives a NotFoundError, 503 an InternalServerError, and so on. */
@@ -101,15 +103,22 @@ export class MalformedResponseError extends APIError {
   override name = 'MalformedResponseError';
 }
 
-/** A search or answer came back with `status: FAILED`; `failureReason` says why, `body` is the parsed response. */
+/**
+ * A search, an answer or the deprecated agent call came back with `status: FAILED` (for the agent
+ * call, `data.status`); `failureReason` says why, `body` is the parsed response.
+ */
 export class QueryFailedError extends APIError {
   override name = 'QueryFailedError';
-  readonly failureReason: string | undefined;
+  declare readonly failureReason?: string;
 
-  constructor(status: number, body: unknown, headers: Headers) {
-    const failureReason = readString(body, 'failureReason');
+  constructor(
+    status: number,
+    body: unknown,
+    headers: Headers,
+    failureReason = readString(body, 'failureReason'),
+  ) {
     super(status, body, headers, `Query failed: ${failureReason ?? 'no failureReason given'}`);
-    this.failureReason = failureReason;
+    if (failureReason !== undefined) this.failureReason = failureReason;
   }
 }
 
@@ -208,13 +217,14 @@ function readObject(body: unknown, key: string): unknown {
   return typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[key] : undefined;
 }
 
-function readString(body: unknown, key: string): string | undefined {
+export function readString(body: unknown, key: string): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const value = (body as Record<string, unknown>)[key];
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
 
-function findRequestId(headers: Headers): string | undefined {
+/** The request id a response names, under any of the usual header names. */
+export function findRequestId(headers: Headers): string | undefined {
   for (const name of REQUEST_ID_HEADERS) {
     const value = headers.get(name);
     if (value) return value;

@@ -1,5 +1,11 @@
 import { readBoundedText } from './bounded-body.js';
-import { excerpt, MalformedResponseError, QueryFailedError, ResponseTooLargeError } from './errors.js';
+import {
+  excerpt,
+  MalformedResponseError,
+  QueryFailedError,
+  ResponseTooLargeError,
+  readString,
+} from './errors.js';
 import type { Attempt, AttemptResult } from './transport.js';
 
 // How much of a body that is not JSON a MalformedResponseError keeps, to show what came instead.
@@ -46,6 +52,20 @@ export async function readQueryResult<T>(result: AttemptResult, attempt: Attempt
   const body = await readJson<T>(result, attempt);
   if (typeof body === 'object' && body !== null && (body as { status?: unknown }).status === 'FAILED') {
     throw new QueryFailedError(result.response.status, body, result.response.headers);
+  }
+  return body;
+}
+
+/**
+ * The deprecated agent call's envelope; a failed execution (`status: FAILED` on the envelope or on
+ * its `data`) becomes a QueryFailedError, as for search and answer.
+ */
+export async function readAgentResponse<T>(result: AttemptResult, attempt: Attempt): Promise<T> {
+  const body = await readJson<T>(result, attempt);
+  const data = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
+  if (readString(body, 'status') === 'FAILED' || readString(data, 'status') === 'FAILED') {
+    const failureReason = readString(data, 'failureReason') ?? readString(body, 'failureReason');
+    throw new QueryFailedError(result.response.status, body, result.response.headers, failureReason);
   }
   return body;
 }

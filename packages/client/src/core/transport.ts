@@ -1,3 +1,4 @@
+import type { WithResponse } from './api-promise.js';
 import { type BackoffOptions, retryDelay } from './backoff.js';
 import { CallerFailure, callerCode } from './caller-failure.js';
 import type { Credentials, Grant } from './credentials.js';
@@ -8,6 +9,7 @@ import {
   AuthenticationError,
   type DataworkzError,
   errorFromResponse,
+  findRequestId,
   InvalidParameterError,
   type Redactor,
   RedirectError,
@@ -112,7 +114,7 @@ export class Transport {
     read: (result: AttemptResult, attempt: Attempt) => T | Promise<T>,
     options: RequestOptions = NO_OPTIONS,
     keepDeadline = false,
-  ): Promise<T> {
+  ): Promise<WithResponse<T>> {
     const { credentials, log } = this.config;
     const maxRetries = options.maxRetries ?? this.config.maxRetries;
     const timeout = options.timeout ?? this.config.timeout;
@@ -162,9 +164,11 @@ export class Transport {
               throw error;
             }
           }
-          const value = await read(result, { deadline, redact, maxResponseBytes, callMaxResponseBytes });
+          const data = await read(result, { deadline, redact, maxResponseBytes, callMaxResponseBytes });
           if (!keepDeadline) deadline.clear();
-          return value;
+          // A method whose result is the response itself (`qna.document`) hands over that copy.
+          const response = data instanceof Response ? data : result.response;
+          return { data, response, requestId: findRequestId(response.headers) };
         }
         failure = await errorFromResponse(refused, redact);
       } catch (error) {

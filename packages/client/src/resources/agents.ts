@@ -1,7 +1,8 @@
 import type { Client } from 'openapi-fetch';
+import { type APIPromise, apiPromise } from '../core/api-promise.js';
 import { InvalidParameterError } from '../core/errors.js';
 import { requireId, requireString, withoutUndefined } from '../core/params.js';
-import { readJson } from '../core/read.js';
+import { readAgentResponse, readJson } from '../core/read.js';
 import type { RequestOptions, Transport } from '../core/transport.js';
 import type { paths } from '../generated/schema.js';
 import { type Properties, serializeProperties } from '../properties.js';
@@ -44,79 +45,88 @@ export class Agents {
   }
 
   /** Every agent of the account that can be invoked from an external system. */
-  async list(options?: RequestOptions): Promise<AgentListItem[]> {
-    return this.transport.execute(
-      'agents.list',
-      (init) => this.raw.GET('/api/agents/v1/', { ...init, parseAs: 'stream' }),
-      readJson<AgentListItem[]>,
-      options,
-    );
+  list(options?: RequestOptions): APIPromise<AgentListItem[]> {
+    return apiPromise(() => {
+      return this.transport.execute(
+        'agents.list',
+        (init) => this.raw.GET('/api/agents/v1/', { ...init, parseAs: 'stream' }),
+        readJson<AgentListItem[]>,
+        options,
+      );
+    });
   }
 
   /** The account's LLM configurations for agents: id to model name. */
-  async llmProviders(options?: RequestOptions): Promise<LlmProviderMap> {
-    return this.transport.execute(
-      'agents.llmProviders',
-      (init) => this.raw.GET('/api/agents/v1/llm-providers', { ...init, parseAs: 'stream' }),
-      readJson<LlmProviderMap>,
-      options,
-    );
+  llmProviders(options?: RequestOptions): APIPromise<LlmProviderMap> {
+    return apiPromise(() => {
+      return this.transport.execute(
+        'agents.llmProviders',
+        (init) => this.raw.GET('/api/agents/v1/llm-providers', { ...init, parseAs: 'stream' }),
+        readJson<LlmProviderMap>,
+        options,
+      );
+    });
   }
 
   /**
-   * Asks an agent and waits for the whole answer (stateless: pass the conversation so far).
+   * Asks an agent and waits for the whole answer (stateless: pass the conversation so far). A failed
+   * execution (`data.status: FAILED`) rejects with QueryFailedError, as search and answer do.
    * @deprecated The service deprecates this call in favour of the A2A streaming call (`@dataworkz/a2a`).
    */
-  async respond(agentId: string, params: RespondParams, options?: RequestOptions): Promise<AgentResponse> {
-    const path = { agentId: requireId('agentId', agentId) };
-    if (typeof params !== 'object' || params === null) {
-      throw new InvalidParameterError('params', 'respond() needs { userText, llmProviderId }.');
-    }
-    const query = withoutUndefined({
-      userText: requireString('userText', params.userText),
-      llmProviderId: requireString('llmProviderId', params.llmProviderId),
-      properties: serializeProperties(params.properties),
+  respond(agentId: string, params: RespondParams, options?: RequestOptions): APIPromise<AgentResponse> {
+    return apiPromise(() => {
+      const path = { agentId: requireId('agentId', agentId) };
+      if (typeof params !== 'object' || params === null) {
+        throw new InvalidParameterError('params', 'respond() needs { userText, llmProviderId }.');
+      }
+      const query = withoutUndefined({
+        userText: requireString('userText', params.userText),
+        llmProviderId: requireString('llmProviderId', params.llmProviderId),
+        properties: serializeProperties(params.properties),
+      });
+      const body: AgentResponseRequest = {};
+      if (params.conversationHistory !== undefined) {
+        body.conversationHistory = checkHistory(params.conversationHistory);
+      }
+      if (params.contextValues !== undefined) body.contextValues = checkContextValues(params.contextValues);
+      return this.transport.execute(
+        'agents.respond',
+        (init) =>
+          this.raw.POST('/api/agents/v1/{agentId}/response', {
+            ...init,
+            params: { path, query },
+            body,
+            parseAs: 'stream',
+          }),
+        readAgentResponse<AgentResponse>,
+        options,
+      );
     });
-    const body: AgentResponseRequest = {};
-    if (params.conversationHistory !== undefined) {
-      body.conversationHistory = checkHistory(params.conversationHistory);
-    }
-    if (params.contextValues !== undefined) body.contextValues = checkContextValues(params.contextValues);
-    return this.transport.execute(
-      'agents.respond',
-      (init) =>
-        this.raw.POST('/api/agents/v1/{agentId}/response', {
-          ...init,
-          params: { path, query },
-          body,
-          parseAs: 'stream',
-        }),
-      readJson<AgentResponse>,
-      options,
-    );
   }
 
   /** The agent's A2A card (`.well-known/agent-card.json`, or `agent.json` with `legacy: true`). */
-  async card(agentId: string, options?: CardOptions): Promise<AgentCard> {
-    const path = { agentId: requireId('agentId', agentId) };
-    const legacy = options?.legacy === true;
-    return this.transport.execute(
-      'agents.card',
-      (init) =>
-        legacy
-          ? this.raw.GET('/api/agents/v1/a2a/{agentId}/.well-known/agent.json', {
-              ...init,
-              params: { path },
-              parseAs: 'stream',
-            })
-          : this.raw.GET('/api/agents/v1/a2a/{agentId}/.well-known/agent-card.json', {
-              ...init,
-              params: { path },
-              parseAs: 'stream',
-            }),
-      readJson<AgentCard>,
-      options,
-    );
+  card(agentId: string, options?: CardOptions): APIPromise<AgentCard> {
+    return apiPromise(() => {
+      const path = { agentId: requireId('agentId', agentId) };
+      const legacy = options?.legacy === true;
+      return this.transport.execute(
+        'agents.card',
+        (init) =>
+          legacy
+            ? this.raw.GET('/api/agents/v1/a2a/{agentId}/.well-known/agent.json', {
+                ...init,
+                params: { path },
+                parseAs: 'stream',
+              })
+            : this.raw.GET('/api/agents/v1/a2a/{agentId}/.well-known/agent-card.json', {
+                ...init,
+                params: { path },
+                parseAs: 'stream',
+              }),
+        readJson<AgentCard>,
+        options,
+      );
+    });
   }
 }
 
