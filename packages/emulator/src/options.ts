@@ -1,6 +1,7 @@
 import type { JSONWebKeySet } from 'jose';
 import type { CorsOptions } from './http/cors.js';
 import type { FaultRule } from './http/faults.js';
+import type { EmulatorLogger } from './logger.js';
 
 export interface EmulatorLimits {
   /** Largest request body accepted (413 above it). Default 1 MiB. */
@@ -37,4 +38,6 @@ export interface EmulatorOptions {
   /** Pause before each task update of a stream, to show progress the way a real agent does. Default 0. */
   agentStepDelayMs?: number;
   limits?: EmulatorLimits;
+  /** Receives what goes wrong inside the emulator (pass `console` to see it). Quiet by default. */
+  logger?: EmulatorLogger;
 }

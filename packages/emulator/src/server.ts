@@ -17,6 +17,7 @@ import { Query } from './http/query.js';
 import { type RecordedRequest, RequestRecorder } from './http/recorder.js';
 import { Reply } from './http/reply.js';
 import { lookupRoute, type OperationId } from './http/router.js';
+import { toLog } from './logger.js';
 import type { EmulatorOptions } from './options.js';
 import {
   answerQnaQuestion,
@@ -64,6 +65,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const data = await loadDataDirectory(options.data, dataset.account);
     dataset.systems = data.replaceSeededSystems ? data.systems : [...dataset.systems, ...data.systems];
   }
+  const log = toLog(options.logger);
   const state = new ServiceState(dataset);
   const extensionUri = providedValuesUri(options.extensionBase ?? 'https://dataworkz.com');
   const auth = new Authenticator({
@@ -188,16 +190,29 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       };
       await operations[resolved.operationId](exchange);
     } catch (error) {
-      if (reply.finished) {
-        if (!res.writableEnded) res.destroy();
-        return;
-      }
-      if (error instanceof HttpError) {
-        reply.json(error.status, errorBody(error.status, error.message, path, error.code), error.headers);
-      } else {
-        // Unexpected: answer without details (they could carry request data) and keep serving.
-        reply.json(500, errorBody(500, 'The emulator failed to handle the request', path, 'INTERNAL'));
-      }
+      answerFailure(res, baseHeaders, method, path, error);
+    }
+  }
+
+  /** Answers a request that failed, through a plain reply: the faulted one may be what failed. */
+  function answerFailure(
+    res: ServerResponse,
+    baseHeaders: Record<string, string>,
+    method: string,
+    path: string,
+    error: unknown,
+  ): void {
+    if (res.headersSent || res.destroyed) {
+      if (!res.writableEnded) res.destroy();
+      return;
+    }
+    const reply = new Reply(res, baseHeaders);
+    if (error instanceof HttpError) {
+      reply.json(error.status, errorBody(error.status, error.message, path, error.code), error.headers);
+    } else {
+      // Unexpected: answer without details (they could carry request data) and keep serving.
+      log.error(`The emulator failed to handle ${method} ${path}`, error);
+      reply.json(500, errorBody(500, 'The emulator failed to handle the request', path, 'INTERNAL'));
     }
   }
 
@@ -213,7 +228,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const server = createServer(
     { requestTimeout: limits.requestTimeoutMs, headersTimeout: Math.min(limits.requestTimeoutMs, 30_000) },
     (req, res) => {
-      void handle(req, res);
+      handle(req, res).catch((error: unknown) => {
+        // Even the failure answer could not be written: end this connection, keep the process.
+        log.error(`The emulator could not answer ${req.method} ${req.url?.split('?')[0]}`, error);
+        req.socket.destroy();
+      });
     },
   );
   server.on('clientError', (_error, socket) => {

@@ -157,6 +157,70 @@ describe('fault injection', () => {
     it('refuses a bad rule given to faults.add', () => {
       expect(() => emu.faults.add({ status: 42 })).toThrow(/status/);
     });
+
+    it.each([
+      ['a euro sign', { headers: { 'x-bad': '€' } }, 'headers'],
+      ['a control character', { headers: { 'x-bad': 'a\u0001b' } }, 'headers'],
+      ['DEL', { headers: { 'x-bad': 'a\u007fb' } }, 'headers'],
+      ['a bad header name', { headers: { 'x bad': 'v' } }, 'headers'],
+      ['a content type with a euro sign', { contentType: 'text/plain; charset=€' }, 'contentType'],
+      ['an unknown route', { route: 'noSuchRoute' }, 'route'],
+    ])('refuses a rule with %s in a header or route, naming the field', async (_name, rule, field) => {
+      const res = await call(emu, '/_emulator/faults', { method: 'POST', body: JSON.stringify(rule) });
+      expect(res.status).toBe(400);
+      expect(obj(res.json).message).toContain(`'${field}'`);
+      expect(res.text).not.toContain('€');
+      // Refused rules are not in force: the next request is answered normally.
+      expect((await call(emu, '/api/agents/v1/')).status).toBe(200);
+    });
+
+    it('lists the valid operationIds when a route is misspelled', async () => {
+      const res = await call(emu, '/_emulator/faults', {
+        method: 'POST',
+        body: JSON.stringify({ route: 'listSystems' }),
+      });
+      expect(res.status).toBe(400);
+      const message = String(obj(res.json).message);
+      for (const id of ['listAgents', 'streamAgent', 'listQnaSystems', 'getQnaDocument']) {
+        expect(message).toContain(id);
+      }
+      // @ts-expect-error: the type allows only operationIds and '*'
+      expect(() => emu.faults.add({ route: 'listSystems' })).toThrow(/'route'.*listQnaSystems/);
+    });
+
+    it('refuses header values node:http cannot write, in faults.add and at start', async () => {
+      expect(() => emu.faults.add({ headers: { 'x-trace': 'café ☕' } })).toThrow(/'headers'/);
+      await expect(startEmulator({ faults: [{ headers: { 'x-trace': 'café ☕' } }] })).rejects.toThrow(
+        /'headers'/,
+      );
+      // Latin-1 text is what HTTP/1.1 can carry (obs-text), and goes out as such.
+      emu.faults.add({ route: 'listAgents', status: 503, headers: { 'x-trace': 'café' } });
+      const res = await call(emu, '/api/agents/v1/');
+      expect(res.status).toBe(503);
+      expect(res.headers.get('x-trace')).toBe('café');
+    });
+  });
+
+  describe('a reply node:http refuses to write', () => {
+    it('answers 500 through a plain reply, reports it to the logger, and keeps serving', async () => {
+      const logged: string[] = [];
+      const quiet = await startEmulator({
+        apiKeys: ['k'],
+        logger: { error: (message: string) => logged.push(message) },
+      });
+      try {
+        // Node refuses a trailer without chunked encoding only when the headers are written.
+        quiet.faults.add({ route: 'listAgents', status: 503, headers: { trailer: 'x-checksum' } });
+        const res = await call(quiet, '/api/agents/v1/');
+        expect(res.status).toBe(500);
+        expect(obj(res.json)).toMatchObject({ status: 500, code: 'INTERNAL' });
+        expect(res.headers.get('trailer')).toBeNull();
+        expect(logged).toEqual(['The emulator failed to handle GET /api/agents/v1/']);
+        expect((await call(quiet, '/api/agents/v1/')).status).toBe(200);
+      } finally {
+        await quiet.close();
+      }
+    });
   });
 });
 
