@@ -15,6 +15,16 @@ export class EmulatorProcess {
     readonly apiKey: string,
   ) {}
 
+  /** The child's process id, for reading /proc. */
+  get pid(): number {
+    return this.child.pid ?? 0;
+  }
+
+  /** Whether the child is still running. */
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
   static async start(options: EmulatorOptions): Promise<EmulatorProcess> {
     const child = fork(CHILD, [JSON.stringify(options)], { execArgv: ['--expose-gc'], stdio: 'inherit' });
     const ready = (await reply(child, 'ready')) as { url: string; apiKey: string };
@@ -28,7 +38,7 @@ export class EmulatorProcess {
   }
 
   async close(): Promise<void> {
-    if (this.child.exitCode !== null) return;
+    if (!this.running) return;
     const exited = once(this.child, 'exit');
     this.child.send('close');
     const timer = setTimeout(() => this.child.kill(), ANSWER_TIMEOUT_MS);

@@ -9,6 +9,7 @@ import { loadDataDirectory } from './data/data-directory.js';
 import { seededDataset } from './data/seed.js';
 import { Authenticator } from './http/auth.js';
 import { readBody } from './http/body.js';
+import { answerClientError } from './http/client-error.js';
 import { corsHeaders } from './http/cors.js';
 import { errorBody, HttpError } from './http/errors.js';
 import type { Exchange } from './http/exchange.js';
@@ -225,8 +226,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     recorder.record({ method, path, query, headers, body });
   }
 
+  const headersTimeout = Math.min(limits.requestTimeoutMs, 30_000);
   const server = createServer(
-    { requestTimeout: limits.requestTimeoutMs, headersTimeout: Math.min(limits.requestTimeoutMs, 30_000) },
+    {
+      requestTimeout: limits.requestTimeoutMs,
+      headersTimeout,
+      // Node checks those time-outs every 30 s by default: a late request would hold its socket up to twice as long.
+      connectionsCheckingInterval: Math.min(1000, headersTimeout),
+    },
     (req, res) => {
       handle(req, res).catch((error: unknown) => {
         // Even the failure answer could not be written: end this connection, keep the process.
@@ -235,17 +242,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       });
     },
   );
-  server.on('clientError', (_error, socket) => {
-    // Unparseable requests (bad headers, bad request line) get a 400, never a crash.
-    if (socket.writable) {
-      const body = JSON.stringify(errorBody(400, 'Malformed HTTP request', '', 'BAD_REQUEST'));
-      socket.end(
-        `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-      );
-    } else {
-      socket.destroy();
-    }
-  });
+  // Unparseable requests (bad headers, bad request line) get a 400, late ones a 408, never a crash.
+  server.on('clientError', answerClientError);
   server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   await once(server, 'listening');
   const address = server.address() as AddressInfo;
