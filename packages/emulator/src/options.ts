@@ -1,18 +1,8 @@
 import type { JSONWebKeySet } from 'jose';
 import type { CorsOptions } from './http/cors.js';
 import type { FaultRule } from './http/faults.js';
+import type { EmulatorLimits } from './limits.js';
 import type { EmulatorLogger } from './logger.js';
-
-export interface EmulatorLimits {
-  /** Largest request body accepted (413 above it). Default 1 MiB. */
-  maxBodyBytes?: number;
-  /** Time allowed to receive a whole request. Default 30 s. */
-  requestTimeoutMs?: number;
-  /** Longest an A2A stream stays open. Default 5 min. */
-  streamTimeoutMs?: number;
-  /** Open A2A streams allowed at once (429 above it). Default 64. */
-  maxConcurrentStreams?: number;
-}
 
 export interface EmulatorOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
@@ -37,6 +27,7 @@ export interface EmulatorOptions {
   noDefaultLlm?: boolean;
   /** Pause before each task update of a stream, to show progress the way a real agent does. Default 0. */
   agentStepDelayMs?: number;
+  /** Bounds on sizes, counts and times; see the README's limits table. */
   limits?: EmulatorLimits;
   /** Receives what goes wrong inside the emulator (pass `console` to see it). Quiet by default. */
   logger?: EmulatorLogger;

@@ -244,6 +244,7 @@ describe('request recording', () => {
       path: `/api/agents/v1/${seed.agents.orderStatus.agentId}/response`,
       query: 'userText=hi%20there&llmProviderId=x',
       body: '{"contextValues":{}}',
+      bodyBytes: 20,
     });
     expect(first?.headers['x-custom']).toBe('yes');
     expect(first?.headers.authorization).toBe(`SSWS ${emu.apiKey}`);
@@ -255,6 +256,72 @@ describe('request recording', () => {
     await call(emu, '/api/qna/v1/systems');
     const res = await call(emu, '/_emulator/requests');
     expect((res.json as { path: string }[]).map((r) => r.path)).toEqual(['/api/qna/v1/systems']);
+  });
+
+  it('records only requests with valid credentials, faulted ones included', async () => {
+    emu.clearRequests();
+    const unknownPath = '/api/no/such/thing';
+    for (const authorization of ['', 'SSWS wrong-key', 'Bearer x.y.z', 'Basic abc']) {
+      const res = await call(emu, unknownPath, { method: 'POST', headers: { authorization }, body: 'x' });
+      expect(res.status).toBe(401);
+    }
+    expect(await call(emu, '/_emulator/requests', { headers: { authorization: 'SSWS nope' } })).toMatchObject(
+      {
+        status: 401,
+      },
+    );
+    expect(emu.requests).toHaveLength(0);
+    emu.faults.add({ route: 'listAgents', status: 503 });
+    expect((await call(emu, '/api/agents/v1/')).status).toBe(503);
+    expect((await call(emu, unknownPath)).status).toBe(404);
+    expect(emu.requests.map((r) => r.path)).toEqual(['/api/agents/v1/', unknownPath]);
+  });
+
+  it('keeps a bounded prefix of each body, and the whole size in bodyBytes', async () => {
+    const small = await startEmulator({
+      apiKeys: ['k'],
+      limits: { maxRecordedBodyBytes: 1000, maxBodyBytes: 4096 },
+    });
+    try {
+      const post = (body: string) =>
+        call(small, '/api/no/such/thing', {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'text/plain' },
+        });
+      expect((await post('é'.repeat(1500))).status).toBe(404);
+      expect((await post('z'.repeat(5000))).status).toBe(413);
+      const [first, second] = small.requests;
+      expect(first?.bodyBytes).toBe(3000);
+      expect(Buffer.byteLength(first?.body ?? '')).toBe(1000);
+      expect(second).toMatchObject({ body: 'z'.repeat(1000), bodyBytes: 5000 });
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('keeps the recorded requests under a byte cap, newest last', async () => {
+    const small = await startEmulator({ apiKeys: ['k'], limits: { maxRecordedBytes: 64 * 1024 } });
+    try {
+      for (let i = 0; i < 20; i++) {
+        await call(small, `/api/no/such/thing?n=${i}`, { method: 'POST', body: String(i).repeat(10_000) });
+      }
+      const size = small.requests.reduce(
+        (sum, r) =>
+          sum +
+          r.method.length +
+          Buffer.byteLength(r.path) +
+          Buffer.byteLength(r.query) +
+          Buffer.byteLength(r.body) +
+          Object.entries(r.headers).reduce((n, [k, v]) => n + k.length + Buffer.byteLength(v), 0),
+        0,
+      );
+      expect(size).toBeLessThanOrEqual(64 * 1024);
+      expect(small.requests.length).toBeGreaterThan(1);
+      expect(small.requests.at(-1)?.query).toBe('n=19');
+    } finally {
+      await small.close();
+    }
   });
 
   it('keeps only the most recent 500', async () => {
