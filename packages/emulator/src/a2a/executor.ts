@@ -92,8 +92,12 @@ export class DataworkzAgentExecutor implements AgentExecutor {
 
     try {
       if (!llm) throw new AgentRunError('No LLM was selected for this request');
+      // Spread, not Object.assign: a `__proto__` key must stay a value, never become the prototype.
       if (extensionActive)
-        Object.assign(conversation.contextValues, readProvidedValues(userMessage, this.extensionUri));
+        conversation.contextValues = {
+          ...conversation.contextValues,
+          ...readProvidedValues(userMessage, this.extensionUri),
+        };
       const outcome = await runAgent(
         this.agent,
         { text, history: [...conversation.turns], contextValues: { ...conversation.contextValues }, llm },

@@ -10,6 +10,7 @@ import type {
   MetadataValue,
   QnaSystem,
 } from './model.js';
+import { own } from './own.js';
 
 /** `dataworkz.json` in a data folder: the QnA systems it defines. */
 interface DataConfig {
@@ -74,10 +75,10 @@ export async function loadDataDirectory(dir: string, account: Account): Promise<
       throw new DataDirectoryError(`Cannot read the folder ${folder}: ${(error as Error).message}`);
     }
     for (const file of entries) {
-      const format = formatsByExtension[extname(file).toLowerCase()];
+      const format = own(formatsByExtension, extname(file).toLowerCase());
       if (!format) continue;
       const bytes = new Uint8Array(await readFile(join(folder, file)));
-      const meta = spec.documents?.[file] ?? {};
+      const meta = (spec.documents && own(spec.documents, file)) ?? {};
       const paragraphs = extractText(format, bytes)
         .split(/\n\s*\n/)
         .map((p) => p.replace(/\s+/g, ' ').trim())

@@ -1,4 +1,5 @@
 import type { CorpusDocument, FilterField } from '../data/model.js';
+import { own } from '../data/own.js';
 
 /** A conjunction of clauses; each clause keeps documents whose field is one of the values. */
 export interface FilterExpression {
@@ -117,7 +118,7 @@ export function formatFilter(expression: FilterExpression): string {
 
 export function matchesFilter(document: CorpusDocument, expression: FilterExpression): boolean {
   return expression.clauses.every((c) => {
-    const actual = document.metadata[c.field];
+    const actual = own(document.metadata, c.field);
     return actual !== undefined && c.values.includes(String(actual));
   });
 }
