@@ -73,15 +73,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   for (const rule of options.faults ?? []) faults.add(rule);
   const recorder = new RequestRecorder(limits);
   let url = '';
-  const a2a = new A2AServer(state, () => url, extensionUri, {
-    ...limits,
-    stepDelayMs: options.agentStepDelayMs ?? 0,
-  });
+  const a2a = new A2AServer(
+    state,
+    () => url,
+    extensionUri,
+    { ...limits, stepDelayMs: options.agentStepDelayMs ?? 0 },
+    log,
+  );
   let requestCounter = 0;
 
   const operations: Record<OperationId, (ex: Exchange) => void | Promise<void>> = {
     listAgents: (ex) => listAgents(state, ex),
-    respondToAgent: (ex) => respondToAgent(state, ex),
+    respondToAgent: (ex) => respondToAgent(state, ex, limits),
     listAgentLlmProviders: (ex) => listAgentLlmProviders(state, ex),
     getAgentCardLegacy: (ex) => getAgentCard(state, ex, url, extensionUri),
     getAgentCard: (ex) => getAgentCard(state, ex, url, extensionUri),
@@ -129,7 +132,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       }
       if (isControl) {
         if (refusal !== undefined) throw refusal;
-        control(method, path, body, reply, faults, recorder);
+        control(method, path, body, reply, faults, recorder, limits.maxJsonDepth);
         return;
       }
       const found = lookupRoute(method, path);
@@ -158,7 +161,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         req,
         path,
         params: resolved.params,
-        query: new Query(rawQuery),
+        query: new Query(rawQuery, limits.maxTextLength),
         body,
         reply,
         onClose,

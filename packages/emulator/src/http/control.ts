@@ -1,5 +1,6 @@
 import { HttpError } from './errors.js';
 import { checkFaultRule, type FaultList } from './faults.js';
+import { parseJsonBody } from './json-body.js';
 import type { RequestRecorder } from './recorder.js';
 import type { Reply } from './reply.js';
 
@@ -13,14 +14,10 @@ export function control(
   reply: Reply,
   faults: FaultList,
   recorder: RequestRecorder,
+  maxJsonDepth: number,
 ): void {
   if (path === '/_emulator/faults' && method === 'POST') {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      throw new HttpError(400, 'The request body is not valid JSON');
-    }
+    const parsed = parseJsonBody(body, maxJsonDepth);
     const rules = (Array.isArray(parsed) ? parsed : [parsed]).map(checkFaultRule);
     for (const rule of rules) faults.add(rule);
     reply.json(200, { added: rules.length, active: faults.size });
