@@ -17,6 +17,8 @@ type Token =
   | { kind: 'number'; text: string }
   | { kind: 'punct'; text: string };
 
+const bareToken = /-?\d+(?:\.\d+)?(?![\w.])|[A-Za-z_][\w.]*/y;
+
 function tokenize(input: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
@@ -45,7 +47,9 @@ function tokenize(input: string): Token[] {
       tokens.push({ kind: 'punct', text: c });
       i += 1;
     } else {
-      const match = /^-?\d+(?:\.\d+)?(?![\w.])|^[A-Za-z_][\w.]*/.exec(input.slice(i));
+      // Sticky, at i: no copy of the rest of the input per token.
+      bareToken.lastIndex = i;
+      const match = bareToken.exec(input);
       if (!match) throw new FilterError(`Malformed filter: unexpected character '${c}' at position ${i + 1}`);
       const text = match[0];
       tokens.push({ kind: /^-?\d/.test(text) ? 'number' : 'word', text });
