@@ -15,6 +15,8 @@ export interface EmulatorOptions {
   jwtSecret?: string;
   /** A JWKS (or its URL) for JWTs accepted as `Bearer <jwt>`. */
   jwks?: JSONWebKeySet | string;
+  /** Accept JWTs without an `exp` claim. Default false: identity providers issue tokens that expire. */
+  allowJwtWithoutExp?: boolean;
   /** A folder of documents and a `dataworkz.json`, served as extra QnA systems. */
   data?: string;
   /** Faults to inject from the start. */

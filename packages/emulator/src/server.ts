@@ -68,6 +68,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     apiKeys,
     ...(options.jwtSecret ? { jwtSecret: options.jwtSecret } : {}),
     ...(options.jwks ? { jwks: options.jwks } : {}),
+    allowJwtWithoutExp: options.allowJwtWithoutExp ?? false,
   });
   const faults = new FaultList();
   for (const rule of options.faults ?? []) faults.add(rule);
