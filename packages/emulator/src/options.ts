@@ -34,3 +34,17 @@ export interface EmulatorOptions {
   /** Receives what goes wrong inside the emulator (pass `console` to see it). Quiet by default. */
   logger?: EmulatorLogger;
 }
+
+/** Throws a TypeError naming the first option that cannot work (limits are checked with the limits). */
+export function checkOptions(options: EmulatorOptions): void {
+  const { port, agentStepDelayMs } = options;
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
+    throw new TypeError('Option port must be an integer from 0 to 65535');
+  }
+  if (
+    agentStepDelayMs !== undefined &&
+    !(Number.isInteger(agentStepDelayMs) && agentStepDelayMs >= 0 && agentStepDelayMs < 2 ** 31)
+  ) {
+    throw new TypeError('Option agentStepDelayMs must be a non-negative integer of milliseconds');
+  }
+}

@@ -21,7 +21,7 @@ import { Reply } from './http/reply.js';
 import { lookupRoute, type OperationId } from './http/router.js';
 import { resolveLimits } from './limits.js';
 import { toLog } from './logger.js';
-import type { EmulatorOptions } from './options.js';
+import { checkOptions, type EmulatorOptions } from './options.js';
 import {
   answerQnaQuestion,
   getQnaDocument,
@@ -52,6 +52,7 @@ export interface Emulator {
 
 /** Starts the emulator on plain node:http and resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  checkOptions(options);
   const apiKeys = options.apiKeys?.length
     ? [...options.apiKeys]
     : [`dwz_${randomBytes(18).toString('base64url')}`];
