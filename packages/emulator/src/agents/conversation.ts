@@ -33,7 +33,7 @@ const isDomainRest = (c: number) => isWord(c) || c === 0x2e; // .
  * The first `local@label.rest` in a text, as /[\w.+-]+@[\w-]+\.[\w.]+/ finds it, in one pass: that
  * regex backtracks quadratically over long runs of word characters with no `@`.
  */
-export function findEmailAddress(text: string): string | undefined {
+function findEmailAddress(text: string): string | undefined {
   // Local parts cannot hold `@`, so each `@` has its own run before it and each character is read at most twice.
   for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', at + 1)) {
     let start = at;

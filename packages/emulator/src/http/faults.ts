@@ -30,7 +30,7 @@ interface ActiveFault {
 }
 
 /** Rules in force at once; a test that needs more is adding them in a loop by mistake. */
-export const maxActiveFaults = 1000;
+const maxActiveFaults = 1000;
 
 /** Fault rules in order of addition; each match consumes one use of the first matching rule. */
 export class FaultList {
