@@ -1,3 +1,5 @@
+import { plainRequest } from './http-request.js';
+
 /** Where an emulator listens and the key it accepts. */
 export interface Target {
   url: string;
@@ -38,15 +40,13 @@ export async function postRpc(
   timeoutMs: number,
   query = '',
 ): Promise<RpcAnswer> {
-  const response = await fetch(`${target.url}/api/agents/v1/a2a/${agentId}/stream${query}`, {
+  const answer = await plainRequest(`${target.url}/api/agents/v1/a2a/${agentId}/stream${query}`, {
     method: 'POST',
     headers: { authorization: `SSWS ${target.apiKey}`, 'content-type': 'application/json' },
     body,
-    signal: AbortSignal.timeout(timeoutMs),
+    timeoutMs,
   });
-  const text = await response.text();
-  const contentType = response.headers.get('content-type') ?? '';
-  return { status: response.status, contentType, text, messages: messagesOf(contentType, text) };
+  return { ...answer, messages: messagesOf(answer.contentType, answer.text) };
 }
 
 function messagesOf(contentType: string, text: string): Record<string, unknown>[] {
