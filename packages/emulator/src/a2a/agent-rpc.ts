@@ -4,11 +4,11 @@ import {
   type DefaultRequestHandler,
   type ExecutionEventBusManager,
   type ServerCallContext,
-  type TaskStore,
 } from '@a2a-js/sdk/server';
 import type { Log } from '../logger.js';
 import { type RpcRequest, rpcError, rpcResult, taskIdParam } from './json-rpc.js';
 import { checkMessage } from './message-check.js';
+import type { AgentTaskStore } from './task-memory.js';
 
 /** An answer to a JSON-RPC request: one JSON body, or the events of a stream. */
 export type RpcOutcome =
@@ -30,7 +30,7 @@ export function isStreamingMethod(method: unknown): boolean {
 export class AgentRpc {
   constructor(
     private readonly handler: DefaultRequestHandler,
-    private readonly tasks: TaskStore,
+    private readonly tasks: AgentTaskStore,
     private readonly buses: ExecutionEventBusManager,
     private readonly maxTextLength: number,
     private readonly log: Log,
@@ -61,7 +61,7 @@ export class AgentRpc {
   private async unary(method: string, params: Record<string, unknown>, context: ServerCallContext) {
     switch (method) {
       case 'message/send':
-        return this.handler.sendMessage(await this.messageParams(params), context);
+        return this.handler.sendMessage(this.messageParams(params), context);
       case 'tasks/get': {
         const { historyLength } = params;
         if (
@@ -87,7 +87,7 @@ export class AgentRpc {
 
   private async *stream(method: string, params: Record<string, unknown>, context: ServerCallContext) {
     if (method === 'message/stream') {
-      yield* this.handler.sendMessageStream(await this.messageParams(params), context);
+      yield* this.handler.sendMessageStream(this.messageParams(params), context);
       return;
     }
     const taskId = taskIdParam(params);
@@ -101,17 +101,17 @@ export class AgentRpc {
     yield* this.handler.resubscribe({ ...params, id: taskId }, context);
   }
 
-  /** The message params, checked; references to tasks this agent does not know are left out. */
-  private async messageParams(
-    params: Record<string, unknown>,
-  ): Promise<{ message: Message } & Record<string, unknown>> {
+  /**
+   * The message params, checked; references to tasks this agent does not know are left out (the SDK
+   * would print a warning for each), and repeated ones said once (the SDK loads each it is given).
+   */
+  private messageParams(params: Record<string, unknown>): { message: Message } & Record<string, unknown> {
     const message = checkMessage(params.message, this.maxTextLength);
     const references = message.referenceTaskIds;
     if (!references?.length) return { ...params, message };
-    const known: string[] = [];
-    for (const taskId of references) {
-      if (await this.tasks.load(taskId)) known.push(taskId);
-      else this.log.debug(`A2A message ${message.messageId} refers to unknown task ${taskId}; left out`);
+    const known = [...new Set(references)].filter((taskId) => this.tasks.has(taskId));
+    if (known.length < references.length) {
+      this.log.debug(`A2A message ${message.messageId}: unknown or repeated referenceTaskIds left out`);
     }
     return { ...params, message: { ...message, referenceTaskIds: known } };
   }

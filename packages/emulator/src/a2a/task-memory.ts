@@ -6,6 +6,11 @@ export interface TaskMemoryLimits {
   maxTaskBytes: number;
 }
 
+/** The SDK's task store, and a check that does not parse the task. */
+export interface AgentTaskStore extends TaskStore {
+  has(taskId: string): boolean;
+}
+
 interface Kept {
   json: string;
   bytes: number;
@@ -23,11 +28,12 @@ export class TaskMemory {
   constructor(private readonly limits: TaskMemoryLimits) {}
 
   /** One agent's store: its own namespace, so a task id never reaches another agent's tasks. */
-  storeFor(agentId: string): TaskStore {
+  storeFor(agentId: string): AgentTaskStore {
     const key = (taskId: string) => `${agentId}\n${taskId}`;
     return {
       load: async (taskId) => this.load(key(taskId)),
       save: async (task) => this.save(key(task.id), task),
+      has: (taskId) => this.tasks.has(key(taskId)),
     };
   }
 
