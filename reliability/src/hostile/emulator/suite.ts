@@ -11,6 +11,7 @@ import { jwtWithoutExp } from './cases/jwt-exp.js';
 import { longSearchTerm, longTextAtCap, longTextLinear } from './cases/long-text.js';
 import { prototypeIds } from './cases/prototype-ids.js';
 import { recorderAuthenticated, recorderUnauthenticated } from './cases/recorder.js';
+import { repeatedReferences } from './cases/references.js';
 import { sdkNoise } from './cases/sdk-noise.js';
 import { slowReaders } from './cases/slow-reader.js';
 
@@ -33,6 +34,7 @@ export const emulatorSuite: Suite = {
     deepJson,
     manyTurns,
     manyTasks,
+    repeatedReferences,
     dataFolderEscape,
     jwtWithoutExp,
     sdkNoise,

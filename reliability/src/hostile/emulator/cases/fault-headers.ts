@@ -27,10 +27,10 @@ export const faultHeaders: HostileCase = {
         if (!emu.running) break;
       }
       // The same rule given at start must stop the start, not a later request.
-      const atStart = await EmulatorProcess.start({
-        apiKeys: [KEY],
-        faults: [{ headers: { 'x-trace': 'café ☕' } }],
-      })
+      const atStart = await EmulatorProcess.start(
+        { apiKeys: [KEY], faults: [{ headers: { 'x-trace': 'café ☕' } }] },
+        { captureOutput: true },
+      )
         .then(async (started) => {
           const answer = await request(started, '/api/agents/v1/');
           await started.close(5000);
