@@ -171,3 +171,27 @@ describe('conversation state', () => {
     }
   });
 });
+
+describe('task references', () => {
+  it('passes each known task once and leaves unknown ones out', async () => {
+    const known = finalStatus(await streamAll(emu, orderStatus, { text: 'Where is order 1001?' })).taskId;
+    const res = await rpc(emu, orderStatus, {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'message/stream',
+      params: {
+        message: message('Where is order 1002?', { referenceTaskIds: [known, 'no-such-task', known, known] }),
+      },
+    });
+    const taskId = (rpcMessages(res).at(-1)?.result as { taskId: string }).taskId;
+    const task = await rpc(emu, orderStatus, {
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tasks/get',
+      params: { id: taskId, historyLength: 10 },
+    });
+    const history = (obj(task.json).result as { history: { role: string; referenceTaskIds?: string[] }[] })
+      .history;
+    expect(history.find((m) => m.role === 'user')?.referenceTaskIds).toEqual([known]);
+  });
+});
