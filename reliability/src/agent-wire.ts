@@ -64,6 +64,10 @@ function messagesOf(contentType: string, text: string): Record<string, unknown>[
 
 /** The final task state a stream ended with, or its JSON-RPC error code, or what else it was. */
 export function outcomeOf(answer: RpcAnswer): string {
+  if (answer.status !== 200) {
+    const code = (answer.messages[0] as { code?: unknown } | undefined)?.code;
+    return `HTTP ${answer.status}${typeof code === 'string' ? ` ${code}` : ''}`;
+  }
   const last = answer.messages.at(-1);
   const error = last?.error as { code?: number } | undefined;
   if (error) return `JSON-RPC ${error.code}`;

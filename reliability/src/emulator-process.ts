@@ -50,6 +50,8 @@ export class EmulatorProcess {
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
+    // A child that dies mid-message must not take the parent with it.
+    child.on('error', () => {});
     try {
       const ready = (await reply(child, 'ready')) as { url: string; apiKey: string };
       const started = new EmulatorProcess(child, captured, ready.url, ready.apiKey);
@@ -78,7 +80,8 @@ export class EmulatorProcess {
     live.delete(this);
     if (!this.running) return;
     const exited = once(this.child, 'exit');
-    if (this.child.connected) this.child.send('close');
+    // A child that is dying already cannot take the message; the kill below ends it either way.
+    if (this.child.connected) this.child.send('close', () => {});
     const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
     await exited;
     clearTimeout(timer);
