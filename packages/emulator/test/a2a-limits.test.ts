@@ -183,7 +183,7 @@ describe('task references', () => {
         message: message('Where is order 1002?', { referenceTaskIds: [known, 'no-such-task', known, known] }),
       },
     });
-    const taskId = (rpcMessages(res).at(-1)?.result as { taskId: string }).taskId;
+    const taskId = (rpcMessages(res).at(-1)?.result as { taskId?: string } | undefined)?.taskId;
     const task = await rpc(emu, orderStatus, {
       jsonrpc: '2.0',
       id: 4,
