@@ -1,17 +1,8 @@
 import type { JSONWebKeySet } from 'jose';
 import type { CorsOptions } from './http/cors.js';
 import type { FaultRule } from './http/faults.js';
-
-export interface EmulatorLimits {
-  /** Largest request body accepted (413 above it). Default 1 MiB. */
-  maxBodyBytes?: number;
-  /** Time allowed to receive a whole request. Default 30 s. */
-  requestTimeoutMs?: number;
-  /** Longest an A2A stream stays open. Default 5 min. */
-  streamTimeoutMs?: number;
-  /** Open A2A streams allowed at once (429 above it). Default 64. */
-  maxConcurrentStreams?: number;
-}
+import type { EmulatorLimits } from './limits.js';
+import type { EmulatorLogger } from './logger.js';
 
 export interface EmulatorOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
@@ -24,6 +15,8 @@ export interface EmulatorOptions {
   jwtSecret?: string;
   /** A JWKS (or its URL) for JWTs accepted as `Bearer <jwt>`. */
   jwks?: JSONWebKeySet | string;
+  /** Accept JWTs without an `exp` claim. Default false: identity providers issue tokens that expire. */
+  allowJwtWithoutExp?: boolean;
   /** A folder of documents and a `dataworkz.json`, served as extra QnA systems. */
   data?: string;
   /** Faults to inject from the start. */
@@ -36,5 +29,22 @@ export interface EmulatorOptions {
   noDefaultLlm?: boolean;
   /** Pause before each task update of a stream, to show progress the way a real agent does. Default 0. */
   agentStepDelayMs?: number;
+  /** Bounds on sizes, counts and times; see the README's limits table. */
   limits?: EmulatorLimits;
+  /** Receives what goes wrong inside the emulator (pass `console` to see it). Quiet by default. */
+  logger?: EmulatorLogger;
+}
+
+/** Throws a TypeError naming the first option that cannot work (limits are checked with the limits). */
+export function checkOptions(options: EmulatorOptions): void {
+  const { port, agentStepDelayMs } = options;
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
+    throw new TypeError('Option port must be an integer from 0 to 65535');
+  }
+  if (
+    agentStepDelayMs !== undefined &&
+    !(Number.isInteger(agentStepDelayMs) && agentStepDelayMs >= 0 && agentStepDelayMs < 2 ** 31)
+  ) {
+    throw new TypeError('Option agentStepDelayMs must be a non-negative integer of milliseconds');
+  }
 }

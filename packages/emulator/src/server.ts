@@ -9,15 +9,19 @@ import { loadDataDirectory } from './data/data-directory.js';
 import { seededDataset } from './data/seed.js';
 import { Authenticator } from './http/auth.js';
 import { readBody } from './http/body.js';
+import { answerClientError } from './http/client-error.js';
+import { control, controlPrefix } from './http/control.js';
 import { corsHeaders } from './http/cors.js';
 import { errorBody, HttpError } from './http/errors.js';
 import type { Exchange } from './http/exchange.js';
-import { checkFaultRule, FaultList, type FaultRule } from './http/faults.js';
+import { FaultList, type FaultRule } from './http/faults.js';
 import { Query } from './http/query.js';
 import { type RecordedRequest, RequestRecorder } from './http/recorder.js';
 import { Reply } from './http/reply.js';
 import { lookupRoute, type OperationId } from './http/router.js';
-import type { EmulatorOptions } from './options.js';
+import { resolveLimits } from './limits.js';
+import { toLog } from './logger.js';
+import { checkOptions, type EmulatorOptions } from './options.js';
 import {
   answerQnaQuestion,
   getQnaDocument,
@@ -36,7 +40,7 @@ export interface Emulator {
   readonly apiKey: string;
   /** The provided-values extension URI in force. */
   readonly extensionUri: string;
-  /** Requests received, newest last (the last 500; control requests are not recorded). */
+  /** Authenticated API requests received, newest last (the last 500, 8 MiB at most by default; see `limits`). */
   readonly requests: RecordedRequest[];
   clearRequests(): void;
   readonly faults: { add(rule: FaultRule): void; clear(): void };
@@ -46,44 +50,43 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
-const controlPrefix = '/_emulator/';
-
 /** Starts the emulator on plain node:http and resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  checkOptions(options);
   const apiKeys = options.apiKeys?.length
     ? [...options.apiKeys]
     : [`dwz_${randomBytes(18).toString('base64url')}`];
-  const limits = {
-    maxBodyBytes: options.limits?.maxBodyBytes ?? 1024 * 1024,
-    requestTimeoutMs: options.limits?.requestTimeoutMs ?? 30_000,
-    streamTimeoutMs: options.limits?.streamTimeoutMs ?? 300_000,
-    maxConcurrentStreams: options.limits?.maxConcurrentStreams ?? 64,
-  };
+  const limits = resolveLimits(options.limits);
   const dataset = seededDataset({ noDefaultLlm: options.noDefaultLlm ?? false });
   if (options.data) {
     const data = await loadDataDirectory(options.data, dataset.account);
     dataset.systems = data.replaceSeededSystems ? data.systems : [...dataset.systems, ...data.systems];
   }
+  const log = toLog(options.logger);
   const state = new ServiceState(dataset);
   const extensionUri = providedValuesUri(options.extensionBase ?? 'https://dataworkz.com');
   const auth = new Authenticator({
     apiKeys,
     ...(options.jwtSecret ? { jwtSecret: options.jwtSecret } : {}),
     ...(options.jwks ? { jwks: options.jwks } : {}),
+    allowJwtWithoutExp: options.allowJwtWithoutExp ?? false,
   });
   const faults = new FaultList();
   for (const rule of options.faults ?? []) faults.add(rule);
-  const recorder = new RequestRecorder();
+  const recorder = new RequestRecorder(limits);
   let url = '';
-  const a2a = new A2AServer(state, () => url, extensionUri, {
-    ...limits,
-    stepDelayMs: options.agentStepDelayMs ?? 0,
-  });
+  const a2a = new A2AServer(
+    state,
+    () => url,
+    extensionUri,
+    { ...limits, stepDelayMs: options.agentStepDelayMs ?? 0 },
+    log,
+  );
   let requestCounter = 0;
 
   const operations: Record<OperationId, (ex: Exchange) => void | Promise<void>> = {
     listAgents: (ex) => listAgents(state, ex),
-    respondToAgent: (ex) => respondToAgent(state, ex),
+    respondToAgent: (ex) => respondToAgent(state, ex, limits),
     listAgentLlmProviders: (ex) => listAgentLlmProviders(state, ex),
     getAgentCardLegacy: (ex) => getAgentCard(state, ex, url, extensionUri),
     getAgentCard: (ex) => getAgentCard(state, ex, url, extensionUri),
@@ -96,31 +99,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     listQnaFilters: (ex) => listQnaFilters(state, ex),
     getQnaDocument: (ex) => getQnaDocument(state, ex),
   };
-
-  /** The control endpoints: faults and recorded requests, behind the same auth as the API. */
-  function control(method: string, path: string, body: string, reply: Reply): void {
-    if (path === '/_emulator/faults' && method === 'POST') {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(body);
-      } catch {
-        throw new HttpError(400, 'The request body is not valid JSON');
-      }
-      const rules = (Array.isArray(parsed) ? parsed : [parsed]).map(checkFaultRule);
-      for (const rule of rules) faults.add(rule);
-      reply.json(200, { added: rules.length, active: faults.size });
-    } else if (path === '/_emulator/faults' && method === 'DELETE') {
-      faults.clear();
-      reply.json(200, { active: 0 });
-    } else if (path === '/_emulator/requests' && method === 'GET') {
-      reply.json(200, recorder.requests);
-    } else if (path === '/_emulator/requests' && method === 'DELETE') {
-      recorder.clear();
-      reply.json(200, { requests: 0 });
-    } else {
-      throw new HttpError(404, `No endpoint ${method} ${path}`, {}, 'NOT_FOUND');
-    }
-  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
@@ -137,22 +115,26 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     };
     let reply = new Reply(res, baseHeaders);
     try {
-      let body: string;
-      try {
-        body = await readBody(req, limits.maxBodyBytes);
-      } catch (error) {
-        recordRequest(method, path, rawQuery, req, '');
-        throw error;
-      }
+      // Checked first, refused only after faults apply: faults reach callers with any credentials.
+      const refusal = await auth.check(req.headers.authorization).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
       const isControl = path.startsWith(controlPrefix);
-      if (!isControl) recordRequest(method, path, rawQuery, req, body);
+      const received = await readBody(req, limits.maxBodyBytes);
+      // Only requests with valid credentials are kept: anyone can send the others, as large as they like.
+      if (!isControl && refusal === undefined) {
+        recorder.record(method, path, rawQuery, req.headers, received.bytes, received.size);
+      }
+      if (received.refusal) throw received.refusal;
+      const body = received.bytes.toString('utf8');
       if (method === 'OPTIONS') {
         res.writeHead(204, { ...baseHeaders, allow: 'GET, POST, DELETE, OPTIONS' }).end();
         return;
       }
       if (isControl) {
-        await auth.check(req.headers.authorization);
-        control(method, path, body, reply);
+        if (refusal !== undefined) throw refusal;
+        control(method, path, body, reply, faults, recorder, limits.maxJsonDepth);
         return;
       }
       const found = lookupRoute(method, path);
@@ -175,58 +157,63 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           return;
         }
       }
-      await auth.check(req.headers.authorization);
+      if (refusal !== undefined) throw refusal;
       const resolved = found.resolve();
       const exchange: Exchange = {
         req,
         path,
         params: resolved.params,
-        query: new Query(rawQuery),
+        query: new Query(rawQuery, limits.maxTextLength),
         body,
         reply,
         onClose,
       };
       await operations[resolved.operationId](exchange);
     } catch (error) {
-      if (reply.finished) {
-        if (!res.writableEnded) res.destroy();
-        return;
-      }
-      if (error instanceof HttpError) {
-        reply.json(error.status, errorBody(error.status, error.message, path, error.code), error.headers);
-      } else {
-        // Unexpected: answer without details (they could carry request data) and keep serving.
-        reply.json(500, errorBody(500, 'The emulator failed to handle the request', path, 'INTERNAL'));
-      }
+      answerFailure(res, baseHeaders, method, path, error);
     }
   }
 
-  function recordRequest(method: string, path: string, query: string, req: IncomingMessage, body: string) {
-    const headers: Record<string, string> = {};
-    for (const name in req.headers) {
-      const value = req.headers[name];
-      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  /** Answers a request that failed, through a plain reply: the faulted one may be what failed. */
+  function answerFailure(
+    res: ServerResponse,
+    baseHeaders: Record<string, string>,
+    method: string,
+    path: string,
+    error: unknown,
+  ): void {
+    if (res.headersSent || res.destroyed) {
+      if (!res.writableEnded) res.destroy();
+      return;
     }
-    recorder.record({ method, path, query, headers, body });
+    const reply = new Reply(res, baseHeaders);
+    if (error instanceof HttpError) {
+      reply.json(error.status, errorBody(error.status, error.message, path, error.code), error.headers);
+    } else {
+      // Unexpected: answer without details (they could carry request data) and keep serving.
+      log.error(`The emulator failed to handle ${method} ${path}`, error);
+      reply.json(500, errorBody(500, 'The emulator failed to handle the request', path, 'INTERNAL'));
+    }
   }
 
+  const headersTimeout = Math.min(limits.requestTimeoutMs, 30_000);
   const server = createServer(
-    { requestTimeout: limits.requestTimeoutMs, headersTimeout: Math.min(limits.requestTimeoutMs, 30_000) },
+    {
+      requestTimeout: limits.requestTimeoutMs,
+      headersTimeout,
+      // Node checks those time-outs every 30 s by default: a late request would hold its socket up to twice as long.
+      connectionsCheckingInterval: Math.min(1000, headersTimeout),
+    },
     (req, res) => {
-      void handle(req, res);
+      handle(req, res).catch((error: unknown) => {
+        // Even the failure answer could not be written: end this connection, keep the process.
+        log.error(`The emulator could not answer ${req.method} ${req.url?.split('?')[0]}`, error);
+        req.socket.destroy();
+      });
     },
   );
-  server.on('clientError', (_error, socket) => {
-    // Unparseable requests (bad headers, bad request line) get a 400, never a crash.
-    if (socket.writable) {
-      const body = JSON.stringify(errorBody(400, 'Malformed HTTP request', '', 'BAD_REQUEST'));
-      socket.end(
-        `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-      );
-    } else {
-      socket.destroy();
-    }
-  });
+  // Unparseable requests (bad headers, bad request line) get a 400, late ones a 408, never a crash.
+  server.on('clientError', answerClientError);
   server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   await once(server, 'listening');
   const address = server.address() as AddressInfo;

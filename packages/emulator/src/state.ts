@@ -1,6 +1,7 @@
 import type { AgentDefinition } from './agents/model.js';
 import type { KnowledgeSource } from './agents/toolbox.js';
 import type { Dataset, QnaSystem } from './data/model.js';
+import { own } from './data/own.js';
 import { HttpError } from './http/errors.js';
 import { Retriever } from './qna/retriever.js';
 
@@ -45,14 +46,14 @@ export class ServiceState {
         'LLM_NOT_DETERMINED',
       );
     }
-    const model = llms[chosen];
+    const model = own(llms, chosen);
     if (model === undefined) throw unknownLlm(chosen, `agent ${agent.agentId}`);
     return { llmId: chosen, model };
   }
 
   /** An LLM id must be one configured for the system. */
   checkSystemLlm(system: QnaSystem, llmProviderId: string): void {
-    if (system.llms[llmProviderId] === undefined)
+    if (own(system.llms, llmProviderId) === undefined)
       throw unknownLlm(llmProviderId, `QnA system ${system.systemId}`);
   }
 }

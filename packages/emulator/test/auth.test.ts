@@ -86,6 +86,29 @@ describe('authentication', () => {
     expect(garbage.text).not.toContain('not.a.jwt');
   });
 
+  it('refuses JWTs without exp by default, and accepts them when allowed', async () => {
+    const noExp = await new SignJWT({ sub: 'user-1' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuedAt()
+      .sign(new TextEncoder().encode(secret));
+    const refusedToken = await refused(emu, `Bearer ${noExp}`);
+    expect(refusedToken.status).toBe(401);
+    expect(obj(refusedToken.json).message).toBe('Access token has no expiry (exp)');
+    const rsaNoExp = await new SignJWT({ sub: 'u' })
+      .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+      .sign(rsa.privateKey);
+    expect((await refused(jwksEmu, `Bearer ${rsaNoExp}`)).status).toBe(401);
+    const lenient = await startEmulator({ apiKeys: ['k'], jwtSecret: secret, allowJwtWithoutExp: true });
+    try {
+      const res = await call(lenient, '/api/qna/v1/systems', {
+        headers: { authorization: `Bearer ${noExp}` },
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await lenient.close();
+    }
+  });
+
   it('verifies RS256 JWTs with a JWKS', async () => {
     const token = await new SignJWT({ sub: 'u' })
       .setProtectedHeader({ alg: 'RS256', kid: 'k1' })

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { seed } from '@dataworkz/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
@@ -102,11 +103,108 @@ describe('the dataworkz-emulator command', () => {
 
   it.each([
     [['--bogus'], /Unknown option '--bogus'/],
-    [['--port', 'eighty'], /--port must be a non-negative integer/],
-    [['--data', '/no/such/folder'], /Cannot read the folder/],
-  ])('refuses %j with a message and a non-zero exit', async (args, message) => {
+    [['--port', 'eighty'], /--port must be an integer from 0 to 65535, not 'eighty'/],
+    [['--port', '99999'], /--port must be an integer from 0 to 65535, not '99999'/],
+    [['--port=-1'], /--port must be an integer from 0 to 65535, not '-1'/],
+    [['--agent-step-delay-ms=-5'], /--agent-step-delay-ms must be an integer from 0 to \d+, not '-5'/],
+    [['--max-json-depth', '0'], /--max-json-depth must be a positive integer, not '0'/],
+    [['--max-text-length', '1e3'], /--max-text-length must be a positive integer/],
+    [['--fault', '{"route":"noSuchRoute"}'], /--fault: Fault rule field 'route' must be .*listQnaSystems/],
+    [['--fault', '{"headers":{"x-bad":"€"}}'], /--fault: Fault rule field 'headers'/],
+    [['--fault', 'not json'], /--fault must be a JSON object/],
+    [['--log', 'loud'], /--log must be one of off, error, warn, info, debug/],
+  ])('refuses %j with a message, the usage and exit code 2', async (args, message) => {
     const cli = run(args);
-    expect(await cli.exited).not.toBe(0);
+    expect(await cli.exited).toBe(2);
     expect(cli.output().stderr).toMatch(message);
+    expect(cli.output().stderr).toContain('Usage: dataworkz-emulator');
+  });
+
+  it('exits 1 without the usage when the emulator cannot start', async () => {
+    const cli = run(['--data', '/no/such/folder']);
+    expect(await cli.exited).toBe(1);
+    expect(cli.output().stderr).toMatch(/Cannot read the folder/);
+    expect(cli.output().stderr).not.toContain('Usage:');
+  });
+
+  it('applies start-up faults, every limit flag and the step delay', async () => {
+    const limitFlags = [
+      ['--max-body-bytes', '2048'],
+      ['--request-timeout-ms', '20000'],
+      ['--stream-timeout-ms', '60000'],
+      ['--max-concurrent-streams', '8'],
+      ['--max-text-length', '10'],
+      ['--max-json-depth', '16'],
+      ['--max-turns-per-context', '10'],
+      ['--max-conversations', '10'],
+      ['--max-conversation-bytes', '100000'],
+      ['--max-tasks', '10'],
+      ['--max-task-bytes', '100000'],
+      ['--max-recorded-requests', '10'],
+      ['--max-recorded-bytes', '100000'],
+      ['--max-recorded-body-bytes', '100'],
+    ].flat();
+    const cli = run([
+      '--port',
+      '0',
+      '--api-key',
+      'k',
+      '--agent-step-delay-ms',
+      '1',
+      '--fault',
+      '{"route":"listAgents","status":503}',
+      '--fault',
+      '{"route":"listQnaSystems","status":502}',
+      ...limitFlags,
+    ]);
+    const { url } = await cli.started;
+    const get = (path: string) =>
+      fetch(`${url}${path}`, { headers: { authorization: 'SSWS k' }, signal: AbortSignal.timeout(5000) });
+    expect((await get('/api/agents/v1/')).status).toBe(503);
+    expect((await get('/api/qna/v1/systems')).status).toBe(502);
+    const long = await get(
+      `/api/qna/v1/systems/${seed.systems.productDocs.systemId}/search?query=eleven-char`,
+    );
+    expect(long.status).toBe(400);
+    expect(await long.json()).toMatchObject({ code: 'TEXT_TOO_LONG' });
+    const big = await fetch(`${url}/api/agents/v1/`, {
+      method: 'POST',
+      headers: { authorization: 'SSWS k' },
+      body: 'x'.repeat(4096),
+      signal: AbortSignal.timeout(5000),
+    });
+    expect(big.status).toBe(413);
+  });
+
+  it('prints nothing on stderr for requests the A2A server refuses', async () => {
+    const cli = run(['--port', '0', '--api-key', 'k']);
+    const { url } = await cli.started;
+    const list = (await (
+      await fetch(`${url}/api/agents/v1/`, {
+        headers: { authorization: 'SSWS k' },
+        signal: AbortSignal.timeout(5000),
+      })
+    ).json()) as { agentId: string }[];
+    const res = await fetch(`${url}/api/agents/v1/a2a/${list[0]?.agentId}/stream`, {
+      method: 'POST',
+      headers: { authorization: 'SSWS k', 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/resubscribe', params: { id: 'none' } }),
+      signal: AbortSignal.timeout(5000),
+    });
+    expect(await res.text()).toContain('-32001');
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(0);
+    expect(cli.output().stderr).toBe('');
+  });
+
+  it('closes cleanly on a SIGTERM sent the moment the banner appears', async () => {
+    // The handlers are installed before the banner is written; a bounded number of tries.
+    for (let i = 0; i < 8; i++) {
+      const cli = run(['--port', '0']);
+      await cli.started;
+      cli.child.kill('SIGTERM');
+      expect(await cli.exited).toBe(0);
+      expect(cli.child.signalCode).toBeNull();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Emulator, startEmulator } from '@dataworkz/emulator';
@@ -154,5 +154,57 @@ describe('a data folder', () => {
       `/api/qna/v1/systems/fleet-handbook/answer?${q({ questionText: 'How often are trucks serviced?', llmProviderId })}`,
     );
     expect(obj(res.json).answer).toBe('Trucks are serviced every 20,000 kilometres [1].');
+  });
+});
+
+describe('containment in the data folder', () => {
+  let base: string;
+  beforeAll(async () => {
+    // A data folder, and beside it a folder whose name starts with the data folder's name.
+    base = await mkdtemp(join(tmpdir(), 'dwz-contain-'));
+    await mkdir(join(base, 'data'));
+    await mkdir(join(base, 'data-private'));
+    await writeFile(join(base, 'data-private', 'secret.txt'), 'The vault code is 1234.\n');
+    await writeFile(join(base, 'data', 'public.txt'), 'Opening hours are 9 to 5.\n');
+  });
+  afterAll(() => rm(base, { recursive: true, force: true }));
+
+  const config = (systems: unknown[]) =>
+    writeFile(join(base, 'data', 'dataworkz.json'), JSON.stringify({ systems }));
+
+  it('refuses a sibling folder that shares the data folder name as a prefix', async () => {
+    await config([{ name: 'Sneaky', folder: '../data-private' }]);
+    await expect(startEmulator({ data: join(base, 'data') })).rejects.toThrow(
+      'Folder ../data-private is outside the data folder',
+    );
+  });
+
+  it('refuses a folder or a file inside that links outside', async () => {
+    await symlink(join(base, 'data-private'), join(base, 'data', 'linked'));
+    await config([{ name: 'Linked', folder: 'linked' }]);
+    await expect(startEmulator({ data: join(base, 'data') })).rejects.toThrow(
+      'Folder linked is outside the data folder',
+    );
+    await rm(join(base, 'data', 'linked'));
+    await symlink(join(base, 'data-private', 'secret.txt'), join(base, 'data', 'secret.txt'));
+    await config([{ name: 'Files' }]);
+    await expect(startEmulator({ data: join(base, 'data') })).rejects.toThrow(
+      'secret.txt links outside the data folder',
+    );
+    await rm(join(base, 'data', 'secret.txt'));
+  });
+
+  it('serves folders inside, a data folder reached through a link, and names starting with two dots', async () => {
+    await mkdir(join(base, 'data', '..notes'));
+    await writeFile(join(base, 'data', '..notes', 'notes.txt'), 'Parking is behind the building.\n');
+    await symlink(join(base, 'data'), join(base, 'data-link'));
+    await config([{ name: 'Notes', systemId: 'notes', folder: '..notes' }]);
+    const emu = await startEmulator({ apiKeys: ['k'], data: join(base, 'data-link') });
+    try {
+      const res = await call(emu, `/api/qna/v1/systems/notes/search?${q({ query: 'parking' })}`);
+      expect(JSON.stringify(res.json)).toContain('Parking is behind the building.');
+    } finally {
+      await emu.close();
+    }
   });
 });

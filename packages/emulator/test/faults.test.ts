@@ -157,6 +157,70 @@ describe('fault injection', () => {
     it('refuses a bad rule given to faults.add', () => {
       expect(() => emu.faults.add({ status: 42 })).toThrow(/status/);
     });
+
+    it.each([
+      ['a euro sign', { headers: { 'x-bad': '€' } }, 'headers'],
+      ['a control character', { headers: { 'x-bad': 'a\u0001b' } }, 'headers'],
+      ['DEL', { headers: { 'x-bad': 'a\u007fb' } }, 'headers'],
+      ['a bad header name', { headers: { 'x bad': 'v' } }, 'headers'],
+      ['a content type with a euro sign', { contentType: 'text/plain; charset=€' }, 'contentType'],
+      ['an unknown route', { route: 'noSuchRoute' }, 'route'],
+    ])('refuses a rule with %s in a header or route, naming the field', async (_name, rule, field) => {
+      const res = await call(emu, '/_emulator/faults', { method: 'POST', body: JSON.stringify(rule) });
+      expect(res.status).toBe(400);
+      expect(obj(res.json).message).toContain(`'${field}'`);
+      expect(res.text).not.toContain('€');
+      // Refused rules are not in force: the next request is answered normally.
+      expect((await call(emu, '/api/agents/v1/')).status).toBe(200);
+    });
+
+    it('lists the valid operationIds when a route is misspelled', async () => {
+      const res = await call(emu, '/_emulator/faults', {
+        method: 'POST',
+        body: JSON.stringify({ route: 'listSystems' }),
+      });
+      expect(res.status).toBe(400);
+      const message = String(obj(res.json).message);
+      for (const id of ['listAgents', 'streamAgent', 'listQnaSystems', 'getQnaDocument']) {
+        expect(message).toContain(id);
+      }
+      // @ts-expect-error: the type allows only operationIds and '*'
+      expect(() => emu.faults.add({ route: 'listSystems' })).toThrow(/'route'.*listQnaSystems/);
+    });
+
+    it('refuses header values node:http cannot write, in faults.add and at start', async () => {
+      expect(() => emu.faults.add({ headers: { 'x-trace': 'café ☕' } })).toThrow(/'headers'/);
+      await expect(startEmulator({ faults: [{ headers: { 'x-trace': 'café ☕' } }] })).rejects.toThrow(
+        /'headers'/,
+      );
+      // Latin-1 text is what HTTP/1.1 can carry (obs-text), and goes out as such.
+      emu.faults.add({ route: 'listAgents', status: 503, headers: { 'x-trace': 'café' } });
+      const res = await call(emu, '/api/agents/v1/');
+      expect(res.status).toBe(503);
+      expect(res.headers.get('x-trace')).toBe('café');
+    });
+  });
+
+  describe('a reply node:http refuses to write', () => {
+    it('answers 500 through a plain reply, reports it to the logger, and keeps serving', async () => {
+      const logged: string[] = [];
+      const quiet = await startEmulator({
+        apiKeys: ['k'],
+        logger: { error: (message: string) => logged.push(message) },
+      });
+      try {
+        // Node refuses a trailer without chunked encoding only when the headers are written.
+        quiet.faults.add({ route: 'listAgents', status: 503, headers: { trailer: 'x-checksum' } });
+        const res = await call(quiet, '/api/agents/v1/');
+        expect(res.status).toBe(500);
+        expect(obj(res.json)).toMatchObject({ status: 500, code: 'INTERNAL' });
+        expect(res.headers.get('trailer')).toBeNull();
+        expect(logged).toEqual(['The emulator failed to handle GET /api/agents/v1/']);
+        expect((await call(quiet, '/api/agents/v1/')).status).toBe(200);
+      } finally {
+        await quiet.close();
+      }
+    });
   });
 });
 
@@ -180,6 +244,7 @@ describe('request recording', () => {
       path: `/api/agents/v1/${seed.agents.orderStatus.agentId}/response`,
       query: 'userText=hi%20there&llmProviderId=x',
       body: '{"contextValues":{}}',
+      bodyBytes: 20,
     });
     expect(first?.headers['x-custom']).toBe('yes');
     expect(first?.headers.authorization).toBe(`SSWS ${emu.apiKey}`);
@@ -191,6 +256,72 @@ describe('request recording', () => {
     await call(emu, '/api/qna/v1/systems');
     const res = await call(emu, '/_emulator/requests');
     expect((res.json as { path: string }[]).map((r) => r.path)).toEqual(['/api/qna/v1/systems']);
+  });
+
+  it('records only requests with valid credentials, faulted ones included', async () => {
+    emu.clearRequests();
+    const unknownPath = '/api/no/such/thing';
+    for (const authorization of ['', 'SSWS wrong-key', 'Bearer x.y.z', 'Basic abc']) {
+      const res = await call(emu, unknownPath, { method: 'POST', headers: { authorization }, body: 'x' });
+      expect(res.status).toBe(401);
+    }
+    expect(await call(emu, '/_emulator/requests', { headers: { authorization: 'SSWS nope' } })).toMatchObject(
+      {
+        status: 401,
+      },
+    );
+    expect(emu.requests).toHaveLength(0);
+    emu.faults.add({ route: 'listAgents', status: 503 });
+    expect((await call(emu, '/api/agents/v1/')).status).toBe(503);
+    expect((await call(emu, unknownPath)).status).toBe(404);
+    expect(emu.requests.map((r) => r.path)).toEqual(['/api/agents/v1/', unknownPath]);
+  });
+
+  it('keeps a bounded prefix of each body, and the whole size in bodyBytes', async () => {
+    const small = await startEmulator({
+      apiKeys: ['k'],
+      limits: { maxRecordedBodyBytes: 1000, maxBodyBytes: 4096 },
+    });
+    try {
+      const post = (body: string) =>
+        call(small, '/api/no/such/thing', {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'text/plain' },
+        });
+      expect((await post('é'.repeat(1500))).status).toBe(404);
+      expect((await post('z'.repeat(5000))).status).toBe(413);
+      const [first, second] = small.requests;
+      expect(first?.bodyBytes).toBe(3000);
+      expect(Buffer.byteLength(first?.body ?? '')).toBe(1000);
+      expect(second).toMatchObject({ body: 'z'.repeat(1000), bodyBytes: 5000 });
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('keeps the recorded requests under a byte cap, newest last', async () => {
+    const small = await startEmulator({ apiKeys: ['k'], limits: { maxRecordedBytes: 64 * 1024 } });
+    try {
+      for (let i = 0; i < 20; i++) {
+        await call(small, `/api/no/such/thing?n=${i}`, { method: 'POST', body: String(i).repeat(10_000) });
+      }
+      const size = small.requests.reduce(
+        (sum, r) =>
+          sum +
+          r.method.length +
+          Buffer.byteLength(r.path) +
+          Buffer.byteLength(r.query) +
+          Buffer.byteLength(r.body) +
+          Object.entries(r.headers).reduce((n, [k, v]) => n + k.length + Buffer.byteLength(v), 0),
+        0,
+      );
+      expect(size).toBeLessThanOrEqual(64 * 1024);
+      expect(small.requests.length).toBeGreaterThan(1);
+      expect(small.requests.at(-1)?.query).toBe('n=19');
+    } finally {
+      await small.close();
+    }
   });
 
   it('keeps only the most recent 500', async () => {

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Message, Task, TaskState, TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext, User } from '@a2a-js/sdk/server';
 import { runAgent } from '../agents/engine.js';
-import { type AgentDefinition, AgentRunError, type AgentStep, type Turn } from '../agents/model.js';
+import { type AgentDefinition, AgentRunError, type AgentStep } from '../agents/model.js';
 import type { KnowledgeSource } from '../agents/toolbox.js';
+import type { Log } from '../logger.js';
+import type { ConversationStore } from './conversations.js';
 import { readProvidedValues } from './provided-values.js';
 
 /** The caller of one stream request, with the LLM already chosen from `llmId`, the agent and the account. */
@@ -17,50 +19,23 @@ export class StreamCaller implements User {
   }
 }
 
-interface Conversation {
-  turns: Turn[];
-  contextValues: Record<string, unknown>;
-}
-
-const maxConversations = 1000;
-
 /** Runs one agent for the A2A server: a task update per step, then a final status with the answer. */
 export class DataworkzAgentExecutor implements AgentExecutor {
-  // Conversations by contextId, so a new task in the same context sees the earlier turns.
-  private readonly conversations = new Map<string, Conversation>();
   private readonly cancelled = new Set<string>();
   private readonly taskContexts = new Map<string, string>();
 
   constructor(
     private readonly agent: AgentDefinition,
     private readonly knowledge: Map<string, KnowledgeSource>,
+    private readonly conversations: ConversationStore,
     private readonly extensionUri: string,
-    private readonly stepDelayMs = 0,
+    private readonly stepDelayMs: number,
+    private readonly log: Log,
   ) {}
 
+  // Never rejects: the SDK would print a rejection to the console; every failure ends the task instead.
   async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const { taskId, contextId, userMessage } = ctx;
-    this.taskContexts.set(taskId, contextId);
-    const user = ctx.context?.user;
-    const llm = user instanceof StreamCaller ? user.llm : undefined;
-    if (!ctx.task) {
-      const task: Task = {
-        kind: 'task',
-        id: taskId,
-        contextId,
-        status: { state: 'submitted', timestamp: new Date().toISOString() },
-        history: [userMessage],
-      };
-      bus.publish(task);
-    }
-    const extensionActive = ctx.context?.requestedExtensions?.includes(this.extensionUri) ?? false;
-    if (extensionActive) ctx.context?.addActivatedExtension(this.extensionUri);
-    const conversation = this.conversation(contextId);
-    const text = userMessage.parts
-      .map((p) => (p.kind === 'text' ? p.text : ''))
-      .join(' ')
-      .trim();
-
     const publish = (state: TaskState, message: Message | undefined, final: boolean) => {
       const event: TaskStatusUpdateEvent = {
         kind: 'status-update',
@@ -90,17 +65,44 @@ export class DataworkzAgentExecutor implements AgentExecutor {
       );
     };
 
+    this.taskContexts.set(taskId, contextId);
     try {
+      if (!ctx.task) {
+        const task: Task = {
+          kind: 'task',
+          id: taskId,
+          contextId,
+          status: { state: 'submitted', timestamp: new Date().toISOString() },
+          history: [userMessage],
+        };
+        bus.publish(task);
+      }
+      const user = ctx.context?.user;
+      const llm = user instanceof StreamCaller ? user.llm : undefined;
+      const extensionActive = ctx.context?.requestedExtensions?.includes(this.extensionUri) ?? false;
+      if (extensionActive) ctx.context?.addActivatedExtension(this.extensionUri);
+      const conversation = this.conversations.read(this.agent.agentId, contextId);
+      const text = userMessage.parts
+        .map((p) => (p.kind === 'text' ? p.text : ''))
+        .join(' ')
+        .trim();
       if (!llm) throw new AgentRunError('No LLM was selected for this request');
-      if (extensionActive)
-        Object.assign(conversation.contextValues, readProvidedValues(userMessage, this.extensionUri));
+      if (extensionActive) {
+        // Spread, not Object.assign: a `__proto__` key must stay a value, never become the prototype.
+        conversation.contextValues = {
+          ...conversation.contextValues,
+          ...readProvidedValues(userMessage, this.extensionUri),
+        };
+        this.conversations.write(this.agent.agentId, contextId, conversation);
+      }
       const outcome = await runAgent(
         this.agent,
-        { text, history: [...conversation.turns], contextValues: { ...conversation.contextValues }, llm },
+        { text, history: conversation.turns, contextValues: { ...conversation.contextValues }, llm },
         this.knowledge,
         onStep,
       );
       conversation.turns.push({ by: 'USER', text }, { by: 'AI', text: outcome.answer });
+      this.conversations.write(this.agent.agentId, contextId, conversation);
       const parts: Message['parts'] = [{ kind: 'text', text: outcome.answer }];
       if (this.agent.structuredResponse && outcome.structuredOutput) {
         parts.push({
@@ -117,6 +119,8 @@ export class DataworkzAgentExecutor implements AgentExecutor {
       };
       publish(outcome.state, agentMessage(parts, metadata), true);
     } catch (error) {
+      if (!(error instanceof AgentRunError))
+        this.log.error(`Agent ${this.agent.name} failed unexpectedly`, error);
       const reason = error instanceof AgentRunError ? error.message : 'The agent failed unexpectedly';
       publish(
         this.cancelled.has(taskId) ? 'canceled' : 'failed',
@@ -139,19 +143,5 @@ export class DataworkzAgentExecutor implements AgentExecutor {
       final: true,
       status: { state: 'canceled', timestamp: new Date().toISOString() },
     });
-  }
-
-  private conversation(contextId: string): Conversation {
-    let conversation = this.conversations.get(contextId);
-    if (!conversation) {
-      conversation = { turns: [], contextValues: {} };
-      this.conversations.set(contextId, conversation);
-      // Forget the oldest conversation once the map is full (Maps iterate in insertion order).
-      if (this.conversations.size > maxConversations) {
-        const oldest = this.conversations.keys().next().value;
-        if (oldest !== undefined) this.conversations.delete(oldest);
-      }
-    }
-    return conversation;
   }
 }

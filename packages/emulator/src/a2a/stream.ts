@@ -1,30 +1,45 @@
 import { Extensions, HTTP_EXTENSION_HEADER } from '@a2a-js/sdk';
 import {
-  A2AError,
+  DefaultExecutionEventBusManager,
   DefaultRequestHandler,
-  InMemoryTaskStore,
-  JsonRpcTransportHandler,
   ServerCallContext,
 } from '@a2a-js/sdk/server';
 import type { AgentDefinition } from '../agents/model.js';
 import { HttpError } from '../http/errors.js';
 import type { Exchange } from '../http/exchange.js';
+import { parseJsonBody } from '../http/json-body.js';
+import type { Limits } from '../limits.js';
+import type { Log } from '../logger.js';
 import type { ServiceState } from '../state.js';
+import { AgentRpc, isStreamingMethod } from './agent-rpc.js';
 import { agentCard } from './card.js';
+import { ConversationStore } from './conversations.js';
 import { DataworkzAgentExecutor, StreamCaller } from './executor.js';
+import { type RpcId, type RpcRequest, readRpcRequest, rpcError, rpcIdOf } from './json-rpc.js';
+import { TaskMemory } from './task-memory.js';
 
-export interface StreamLimits {
-  streamTimeoutMs: number;
-  maxConcurrentStreams: number;
+export interface StreamLimits
+  extends Pick<
+    Limits,
+    | 'streamTimeoutMs'
+    | 'maxConcurrentStreams'
+    | 'maxTextLength'
+    | 'maxJsonDepth'
+    | 'maxTurnsPerContext'
+    | 'maxConversations'
+    | 'maxConversationBytes'
+    | 'maxTasks'
+    | 'maxTaskBytes'
+  > {
   /** Pause before each task update. */
   stepDelayMs: number;
 }
 
-const streamingMethods = new Set(['message/stream', 'tasks/resubscribe']);
-
-/** The A2A side of the emulator: one SDK request handler (task store and executor) per agent. */
+/** The A2A side of the emulator: one SDK request handler per agent, over shared, bounded task and conversation stores. */
 export class A2AServer {
-  private readonly handlers = new Map<string, JsonRpcTransportHandler>();
+  private readonly agents = new Map<string, AgentRpc>();
+  readonly tasks: TaskMemory;
+  readonly conversations: ConversationStore;
   openStreams = 0;
 
   constructor(
@@ -32,45 +47,51 @@ export class A2AServer {
     private readonly baseUrl: () => string,
     private readonly extensionUri: string,
     private readonly limits: StreamLimits,
-  ) {}
+    private readonly log: Log,
+  ) {
+    this.tasks = new TaskMemory(limits);
+    this.conversations = new ConversationStore(limits);
+  }
 
-  private transport(agent: AgentDefinition): JsonRpcTransportHandler {
-    let transport = this.handlers.get(agent.agentId);
-    if (!transport) {
+  private rpcFor(agent: AgentDefinition): AgentRpc {
+    let rpc = this.agents.get(agent.agentId);
+    if (!rpc) {
       const executor = new DataworkzAgentExecutor(
         agent,
         this.state.knowledge,
+        this.conversations,
         this.extensionUri,
         this.limits.stepDelayMs,
+        this.log,
       );
+      const store = this.tasks.storeFor(agent.agentId);
+      const buses = new DefaultExecutionEventBusManager();
       const card = agentCard(agent, this.baseUrl(), this.extensionUri);
-      transport = new JsonRpcTransportHandler(
-        new DefaultRequestHandler(card, new InMemoryTaskStore(), executor),
-      );
-      this.handlers.set(agent.agentId, transport);
+      const handler = new DefaultRequestHandler(card, store, executor, buses);
+      rpc = new AgentRpc(handler, store, buses, this.limits.maxTextLength, this.log);
+      this.agents.set(agent.agentId, rpc);
     }
-    return transport;
+    return rpc;
   }
 
   /** `POST .../a2a/{agentId}/stream`: JSON-RPC over SSE. The LLM is chosen before any event is sent. */
   async handle(ex: Exchange): Promise<void> {
     const agent = this.state.agent(ex.params.agentId ?? '');
     const llm = this.state.selectAgentLlm(agent, ex.query.optional('llmId'));
-    let body: unknown;
-    try {
-      body = JSON.parse(ex.body);
-    } catch {
-      throw new HttpError(400, 'The request body is not valid JSON', {}, 'BAD_REQUEST_BODY');
-    }
+    const body = parseJsonBody(ex.body, this.limits.maxJsonDepth);
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw new HttpError(400, 'The request body must be a JSON-RPC request object', {}, 'BAD_REQUEST_BODY');
     }
-    const method = (body as Record<string, unknown>).method;
-    if (
-      typeof method === 'string' &&
-      streamingMethods.has(method) &&
-      this.openStreams >= this.limits.maxConcurrentStreams
-    ) {
+    const record = body as Record<string, unknown>;
+    let request: RpcRequest;
+    try {
+      request = readRpcRequest(record);
+    } catch (error) {
+      const rpc = this.rpcFor(agent);
+      ex.reply.json(200, rpcError(rpcIdOf(record), rpc.toA2AError(String(record.method), error)));
+      return;
+    }
+    if (isStreamingMethod(request.method) && this.openStreams >= this.limits.maxConcurrentStreams) {
       throw new HttpError(
         429,
         'Too many open streams; retry shortly',
@@ -78,49 +99,32 @@ export class A2AServer {
         'TOO_MANY_STREAMS',
       );
     }
-    const params = (body as Record<string, unknown>).params as { message?: unknown } | undefined;
-    if (
-      (method === 'message/stream' || method === 'message/send') &&
-      (typeof params?.message !== 'object' || params.message === null || Array.isArray(params.message))
-    ) {
-      // The SDK would fail on a missing message with an internal error; it is the caller's mistake.
-      const id = (body as { id?: unknown }).id;
-      ex.reply.json(200, {
-        jsonrpc: '2.0',
-        id: typeof id === 'string' || typeof id === 'number' ? id : null,
-        error: A2AError.invalidParams('params.message must be a message object').toJSONRPCError(),
-      });
-      return;
-    }
     const header = ex.req.headers[HTTP_EXTENSION_HEADER.toLowerCase()];
     const context = new ServerCallContext(
       Extensions.parseServiceParameter(Array.isArray(header) ? header.join(',') : header),
       new StreamCaller(llm),
     );
-    const result = await this.transport(agent).handle(body, context);
+    const rpc = this.rpcFor(agent);
+    const outcome = await rpc.call(request, context);
     // The executor activates the extension only once events flow; the headers go out before that.
     const extensionHeaders: Record<string, string> = context.requestedExtensions?.includes(this.extensionUri)
       ? { [HTTP_EXTENSION_HEADER.toLowerCase()]: this.extensionUri }
       : {};
-    if (!isAsyncIterable(result)) {
-      ex.reply.json(200, result, extensionHeaders);
+    if (outcome.kind === 'json') {
+      ex.reply.json(200, outcome.body, extensionHeaders);
       return;
     }
-    const id = (body as { id?: unknown }).id;
-    await this.pipe(
-      ex,
-      result,
-      extensionHeaders,
-      typeof id === 'string' || typeof id === 'number' ? id : null,
-    );
+    await this.pipe(ex, rpc, request, outcome.events, extensionHeaders);
   }
 
   private async pipe(
     ex: Exchange,
+    rpc: AgentRpc,
+    request: RpcRequest,
     events: AsyncGenerator<unknown, void, undefined>,
     headers: Record<string, string>,
-    id: string | number | null,
   ) {
+    const id: RpcId = request.id;
     this.openStreams += 1;
     let timer: NodeJS.Timeout | undefined;
     const stopped = new Promise<'stop'>((resolve) => {
@@ -132,12 +136,11 @@ export class A2AServer {
       for (;;) {
         const next = await Promise.race([events.next(), stopped]);
         if (next === 'stop' || next.done) break;
-        if (!ex.reply.event(next.value)) break;
+        if (!ex.reply.event({ jsonrpc: '2.0', id, result: next.value })) break;
       }
     } catch (error) {
-      // Errors raised inside the SDK's stream (invalid params, unknown task) become a JSON-RPC error event.
-      const a2aError = error instanceof A2AError ? error : A2AError.internalError('The stream failed');
-      ex.reply.event({ jsonrpc: '2.0', id, error: a2aError.toJSONRPCError() });
+      // Errors raised inside the stream (invalid params, unknown task) become a JSON-RPC error event.
+      ex.reply.event(rpcError(id, rpc.toA2AError(request.method, error)));
     } finally {
       clearTimeout(timer);
       this.openStreams -= 1;
@@ -146,8 +149,4 @@ export class A2AServer {
       ex.reply.endStream();
     }
   }
-}
-
-function isAsyncIterable(value: unknown): value is AsyncGenerator<unknown, void, undefined> {
-  return typeof (value as { [Symbol.asyncIterator]?: unknown })?.[Symbol.asyncIterator] === 'function';
 }

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { agentCard } from '../a2a/card.js';
 import { HttpError } from '../http/errors.js';
 import type { Exchange } from '../http/exchange.js';
+import { parseJsonBody } from '../http/json-body.js';
 import { includeProbe, parseProperties } from '../http/query.js';
+import type { Limits } from '../limits.js';
 import type { ServiceState } from '../state.js';
 import { runAgent } from './engine.js';
 import { AgentRunError, type Turn } from './model.js';
@@ -31,15 +33,18 @@ export function getAgentCard(state: ServiceState, ex: Exchange, baseUrl: string,
 
 const badBody = (message: string) => new HttpError(400, message, {}, 'BAD_REQUEST_BODY');
 
-/** Reads the optional JSON body of the deprecated call: conversationHistory and contextValues. */
-function readResponseRequest(body: string): { history: Turn[]; contextValues: Record<string, unknown> } {
+type ResponseLimits = Pick<Limits, 'maxTextLength' | 'maxTurnsPerContext' | 'maxJsonDepth'>;
+
+/**
+ * Reads the optional JSON body of the deprecated call: conversationHistory (its most recent
+ * `maxTurnsPerContext` turns, each at most `maxTextLength` characters) and contextValues.
+ */
+function readResponseRequest(
+  body: string,
+  limits: ResponseLimits,
+): { history: Turn[]; contextValues: Record<string, unknown> } {
   if (body.trim() === '') return { history: [], contextValues: {} };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    throw badBody('The request body is not valid JSON');
-  }
+  const parsed = parseJsonBody(body, limits.maxJsonDepth);
   if (parsed === null) return { history: [], contextValues: {} };
   if (typeof parsed !== 'object' || Array.isArray(parsed))
     throw badBody('The request body must be a JSON object');
@@ -57,6 +62,14 @@ function readResponseRequest(body: string): { history: Turn[]; contextValues: Re
       ) {
         throw badBody(`conversationHistory[${i}] must be {by: 'AI' | 'USER', text: string}`);
       }
+      if (t.text.length > limits.maxTextLength) {
+        throw new HttpError(
+          400,
+          `conversationHistory[${i}].text is longer than ${limits.maxTextLength} characters`,
+          {},
+          'TEXT_TOO_LONG',
+        );
+      }
       history.push({ by: t.by, text: t.text });
     });
   }
@@ -65,17 +78,24 @@ function readResponseRequest(body: string): { history: Turn[]; contextValues: Re
       throw badBody('contextValues must be a JSON object');
     }
   }
-  return { history, contextValues: (contextValues ?? {}) as Record<string, unknown> };
+  return {
+    history: history.slice(-limits.maxTurnsPerContext),
+    contextValues: (contextValues ?? {}) as Record<string, unknown>,
+  };
 }
 
 /** The deprecated, stateless call: runs the agent over the posted conversation. */
-export async function respondToAgent(state: ServiceState, ex: Exchange): Promise<void> {
+export async function respondToAgent(
+  state: ServiceState,
+  ex: Exchange,
+  limits: ResponseLimits,
+): Promise<void> {
   const agent = state.agent(ex.params.agentId ?? '');
   const userText = ex.query.required('userText');
   const llmProviderId = ex.query.required('llmProviderId');
   const llm = state.selectAgentLlm(agent, llmProviderId);
   const properties = parseProperties(ex.query.optional('properties'));
-  const { history, contextValues } = readResponseRequest(ex.body);
+  const { history, contextValues } = readResponseRequest(ex.body, limits);
   const questionUuid = randomUUID();
   const base = {
     question: userText,

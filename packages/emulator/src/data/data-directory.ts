@@ -1,5 +1,5 @@
-import { readdir, readFile } from 'node:fs/promises';
-import { basename, extname, join, resolve } from 'node:path';
+import { readdir, readFile, realpath } from 'node:fs/promises';
+import { basename, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { extractText } from '../documents/extract-text.js';
 import { stableId } from './ids.js';
 import type {
@@ -10,6 +10,7 @@ import type {
   MetadataValue,
   QnaSystem,
 } from './model.js';
+import { own } from './own.js';
 
 /** `dataworkz.json` in a data folder: the QnA systems it defines. */
 interface DataConfig {
@@ -48,7 +49,7 @@ export interface DataDirectory {
 
 /** Reads a data folder: `dataworkz.json` (optional) and the documents it names, as QnA systems. */
 export async function loadDataDirectory(dir: string, account: Account): Promise<DataDirectory> {
-  const root = resolve(dir);
+  const root = await realFolder(resolve(dir));
   let config: DataConfig = {};
   try {
     config = JSON.parse(await readFile(join(root, 'dataworkz.json'), 'utf8')) as DataConfig;
@@ -62,8 +63,8 @@ export async function loadDataDirectory(dir: string, account: Account): Promise<
   const systems = config.systems?.length ? config.systems : [{}];
   const result: QnaSystem[] = [];
   for (const spec of systems) {
-    const folder = resolve(root, spec.folder ?? '.');
-    if (!folder.startsWith(root))
+    const folder = await realFolder(resolve(root, spec.folder ?? '.'));
+    if (!isWithin(root, folder))
       throw new DataDirectoryError(`Folder ${spec.folder} is outside the data folder`);
     const name = spec.name ?? basename(folder);
     const documents: CorpusDocument[] = [];
@@ -74,10 +75,13 @@ export async function loadDataDirectory(dir: string, account: Account): Promise<
       throw new DataDirectoryError(`Cannot read the folder ${folder}: ${(error as Error).message}`);
     }
     for (const file of entries) {
-      const format = formatsByExtension[extname(file).toLowerCase()];
+      const format = own(formatsByExtension, extname(file).toLowerCase());
       if (!format) continue;
-      const bytes = new Uint8Array(await readFile(join(folder, file)));
-      const meta = spec.documents?.[file] ?? {};
+      const path = await realpath(join(folder, file));
+      if (!isWithin(root, path))
+        throw new DataDirectoryError(`${join(spec.folder ?? '.', file)} links outside the data folder`);
+      const bytes = new Uint8Array(await readFile(path));
+      const meta = (spec.documents && own(spec.documents, file)) ?? {};
       const paragraphs = extractText(format, bytes)
         .split(/\n\s*\n/)
         .map((p) => p.replace(/\s+/g, ' ').trim())
@@ -107,6 +111,21 @@ export async function loadDataDirectory(dir: string, account: Account): Promise<
     });
   }
   return { systems: result, replaceSeededSystems: config.replaceSeededSystems === true };
+}
+
+/** A folder with every symbolic link resolved, so containment is decided on where files really are. */
+async function realFolder(folder: string): Promise<string> {
+  try {
+    return await realpath(folder);
+  } catch (error) {
+    throw new DataDirectoryError(`Cannot read the folder ${folder}: ${(error as Error).message}`);
+  }
+}
+
+/** Whether `path` is `root` or inside it, by path segments: `/data-private` is not inside `/data`. */
+function isWithin(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 function inferFields(documents: CorpusDocument[]): FilterField[] {

@@ -15,6 +15,8 @@ export interface AuthOptions {
   jwtSecret?: string;
   /** A JWKS document, or the URL of one. */
   jwks?: JSONWebKeySet | string;
+  /** Accept JWTs without an `exp` claim (refused by default: such a token never expires). */
+  allowJwtWithoutExp?: boolean;
 }
 
 const challenge = { 'www-authenticate': 'SSWS, Bearer' };
@@ -29,11 +31,13 @@ export class Authenticator {
   private readonly keyDigests: Buffer[];
   private readonly secret?: Uint8Array;
   private readonly keySet?: JWTVerifyGetKey;
+  private readonly requiredClaims: string[];
   // A client sends the same key on every request: hashing it each time is the check's whole cost.
   private readonly keyVerdicts = new Map<string, boolean>();
 
   constructor(options: AuthOptions) {
     this.keyDigests = options.apiKeys.map(digest);
+    this.requiredClaims = options.allowJwtWithoutExp ? [] : ['exp'];
     if (options.jwtSecret) this.secret = new TextEncoder().encode(options.jwtSecret);
     if (typeof options.jwks === 'string') this.keySet = createRemoteJWKSet(new URL(options.jwks));
     else if (options.jwks) this.keySet = createLocalJWKSet(options.jwks);
@@ -79,13 +83,19 @@ export class Authenticator {
     try {
       const { alg } = decodeProtectedHeader(token);
       if (this.secret && (alg === 'HS256' || !this.keySet)) {
-        await jwtVerify(token, this.secret, { algorithms: ['HS256'] });
+        await jwtVerify(token, this.secret, { algorithms: ['HS256'], requiredClaims: this.requiredClaims });
       } else if (this.keySet) {
-        await jwtVerify(token, this.keySet);
+        await jwtVerify(token, this.keySet, { requiredClaims: this.requiredClaims });
       }
     } catch (error) {
       // Whatever jose rejects (format, signature, claims, key lookup) is a bad credential, not a crash.
       if (error instanceof errors.JWTExpired) throw unauthorized('Access token expired');
+      if (
+        error instanceof errors.JWTClaimValidationFailed &&
+        error.claim === 'exp' &&
+        error.reason === 'missing'
+      )
+        throw unauthorized('Access token has no expiry (exp)');
       throw unauthorized('Invalid access token');
     }
   }

@@ -1,9 +1,11 @@
+import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { HttpError } from './errors.js';
+import { isOperationId, type OperationId, operationIds } from './router.js';
 
 /** A fault to inject into matching requests, for testing clients against a misbehaving service. */
 export interface FaultRule {
-  /** An operationId from the spec (e.g. `searchQnaSystem`), or `*` for every API request. Default `*`. */
-  route?: string;
+  /** An operationId of the API (e.g. `searchQnaSystem`), or `*` for every API request. Default `*`. */
+  route?: OperationId | '*';
   /** How many matching requests it applies to. Default 1. */
   times?: number;
   /** Delay before answering (or before the other effects of the rule). */
@@ -27,12 +29,18 @@ interface ActiveFault {
   remaining: number;
 }
 
+/** Rules in force at once; a test that needs more is adding them in a loop by mistake. */
+const maxActiveFaults = 1000;
+
 /** Fault rules in order of addition; each match consumes one use of the first matching rule. */
 export class FaultList {
   private readonly active: ActiveFault[] = [];
 
   add(rule: FaultRule): void {
     const checked = checkFaultRule(rule);
+    if (this.active.length >= maxActiveFaults) {
+      throw new HttpError(400, `At most ${maxActiveFaults} fault rules can be in force; clear some first`);
+    }
     this.active.push({ rule: checked, remaining: checked.times ?? 1 });
   }
 
@@ -78,7 +86,9 @@ export function checkFaultRule(value: unknown): FaultRule {
   for (const key of Object.keys(rule)) {
     if (!ruleKeys.has(key)) throw new HttpError(400, `Unknown fault rule field '${key}'`);
   }
-  if (rule.route !== undefined && typeof rule.route !== 'string') throw bad('route', 'a string');
+  if (rule.route !== undefined && !(typeof rule.route === 'string' && isRoute(rule.route))) {
+    throw bad('route', `'*' or one of the operationIds: ${operationIds.join(', ')}`);
+  }
   if (rule.times !== undefined && !(Number.isInteger(rule.times) && (rule.times as number) > 0)) {
     throw bad('times', 'a positive integer');
   }
@@ -99,8 +109,12 @@ export function checkFaultRule(value: unknown): FaultRule {
       throw bad('headers', 'an object of strings');
     }
     for (const [name, v] of Object.entries(rule.headers)) {
-      if (typeof v !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || /[\r\n\0]/.test(v)) {
-        throw bad('headers', 'an object of valid header names to strings');
+      if (typeof v !== 'string' || !canCarry(name, v)) {
+        // The value is not repeated: it is what could not be written.
+        throw bad(
+          'headers',
+          `an object of header names to values HTTP can carry (header '${printable(name)}' cannot be sent)`,
+        );
       }
     }
   }
@@ -112,9 +126,29 @@ export function checkFaultRule(value: unknown): FaultRule {
     throw bad('malformed', 'a boolean');
   if (
     rule.contentType !== undefined &&
-    (typeof rule.contentType !== 'string' || /[\r\n\0]/.test(rule.contentType))
+    (typeof rule.contentType !== 'string' || !canCarry('content-type', rule.contentType))
   ) {
-    throw bad('contentType', 'a string');
+    throw bad('contentType', 'a string HTTP can carry in a header (no control or non-Latin-1 characters)');
   }
   return { ...(rule as FaultRule) };
+}
+
+function isRoute(value: string): value is OperationId | '*' {
+  return value === '*' || isOperationId(value);
+}
+
+/** Whether node:http will write this header: the same checks it makes when the reply is sent. */
+function canCarry(name: string, value: string): boolean {
+  try {
+    validateHeaderName(name);
+    validateHeaderValue(name, value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A header name fit for an error message: printable ASCII only, and not too long. */
+function printable(name: string): string {
+  return name.replace(/[^\x20-\x7e]/g, '?').slice(0, 64);
 }

@@ -1,19 +1,25 @@
 import { HttpError } from './errors.js';
 
-/** Query parameters of one request; the first of repeated names wins, as servlet containers do. */
+/**
+ * Query parameters of one request; the first of repeated names wins, as servlet containers do.
+ * A value longer than the user-text limit is refused (400) whatever its name.
+ */
 export class Query {
   private readonly params: URLSearchParams;
 
-  constructor(raw: string) {
+  constructor(
+    raw: string,
+    private readonly maxTextLength: number,
+  ) {
     this.params = new URLSearchParams(raw);
   }
 
   optional(name: string): string | undefined {
-    return this.params.get(name) ?? undefined;
+    return this.checked(name, this.params.get(name)) ?? undefined;
   }
 
   required(name: string): string {
-    const value = this.params.get(name);
+    const value = this.checked(name, this.params.get(name));
     if (value === null) {
       throw new HttpError(
         400,
@@ -24,6 +30,18 @@ export class Query {
     }
     if (value.trim() === '') {
       throw new HttpError(400, `Required request parameter '${name}' is empty`, {}, 'MISSING_PARAMETER');
+    }
+    return value;
+  }
+
+  private checked(name: string, value: string | null): string | null {
+    if (value !== null && value.length > this.maxTextLength) {
+      throw new HttpError(
+        400,
+        `Request parameter '${name}' is longer than ${this.maxTextLength} characters`,
+        {},
+        'TEXT_TOO_LONG',
+      );
     }
     return value;
   }

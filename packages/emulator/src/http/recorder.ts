@@ -7,21 +7,80 @@ export interface RecordedRequest {
   query: string;
   /** Header names in lower case; repeated headers joined with `, `. */
   headers: Record<string, string>;
+  /** The body as UTF-8 text, up to `limits.maxRecordedBodyBytes` of it. */
   body: string;
+  /** The whole body's size in bytes, as received (larger than `body` when it was cut). */
+  bodyBytes: number;
 }
 
-/** The most recent requests, newest last, capped so a long-running emulator stays small. */
+export interface RecorderLimits {
+  maxRecordedRequests: number;
+  maxRecordedBytes: number;
+  maxRecordedBodyBytes: number;
+}
+
+interface Entry {
+  request: RecordedRequest;
+  bytes: number;
+}
+
+/**
+ * The most recent authenticated API requests, newest last, bounded by count and by bytes so a
+ * long-running or attacked emulator stays small; the oldest go first.
+ */
 export class RequestRecorder {
   readonly requests: RecordedRequest[] = [];
+  private readonly sizes: number[] = [];
+  private bytes = 0;
 
-  constructor(private readonly cap = 500) {}
+  constructor(private readonly limits: RecorderLimits) {}
 
-  record(request: RecordedRequest): void {
-    this.requests.push(request);
-    if (this.requests.length > this.cap) this.requests.splice(0, this.requests.length - this.cap);
+  record(
+    method: string,
+    path: string,
+    query: string,
+    rawHeaders: NodeJS.Dict<string | string[]>,
+    body: Buffer,
+    bodyBytes: number,
+  ): void {
+    const entry = this.entry(method, path, query, rawHeaders, body, bodyBytes);
+    this.requests.push(entry.request);
+    this.sizes.push(entry.bytes);
+    this.bytes += entry.bytes;
+    while (
+      this.requests.length > this.limits.maxRecordedRequests ||
+      (this.bytes > this.limits.maxRecordedBytes && this.requests.length > 0)
+    ) {
+      this.requests.shift();
+      this.bytes -= this.sizes.shift() ?? 0;
+    }
   }
 
   clear(): void {
     this.requests.length = 0;
+    this.sizes.length = 0;
+    this.bytes = 0;
+  }
+
+  private entry(
+    method: string,
+    path: string,
+    query: string,
+    rawHeaders: NodeJS.Dict<string | string[]>,
+    body: Buffer,
+    bodyBytes: number,
+  ): Entry {
+    const kept = body.subarray(0, this.limits.maxRecordedBodyBytes);
+    let bytes = kept.length + Buffer.byteLength(path) + Buffer.byteLength(query) + method.length;
+    const headers: Record<string, string> = {};
+    for (const name in rawHeaders) {
+      const value = rawHeaders[name];
+      if (value === undefined) continue;
+      const text = Array.isArray(value) ? value.join(', ') : value;
+      headers[name] = text;
+      bytes += name.length + Buffer.byteLength(text);
+    }
+    // A fresh string from the kept bytes: a slice of the whole body's text would keep all of it alive.
+    return { request: { method, path, query, headers, body: kept.toString('utf8'), bodyBytes }, bytes };
   }
 }

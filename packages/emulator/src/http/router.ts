@@ -21,7 +21,7 @@ interface RouteSpec {
   operationId: OperationId;
 }
 
-/** The 13 operations of spec/openapi.yaml, with their exact paths. */
+/** The 13 operations of the service's API, with their exact paths. */
 const routes: RouteSpec[] = [
   { method: 'GET', path: '/api/agents/v1/', operationId: 'listAgents' },
   { method: 'POST', path: '/api/agents/v1/{agentId}/response', operationId: 'respondToAgent' },
@@ -45,6 +45,15 @@ const routes: RouteSpec[] = [
   { method: 'GET', path: '/api/qna/v1/systems/{systemId}/filters', operationId: 'listQnaFilters' },
   { method: 'GET', path: '/api/qna/v1/systems/{systemId}/document', operationId: 'getQnaDocument' },
 ];
+
+/** Every operationId, in the order of the spec. */
+export const operationIds: readonly OperationId[] = routes.map((r) => r.operationId);
+
+const knownIds = new Set<string>(operationIds);
+
+export function isOperationId(value: string): value is OperationId {
+  return knownIds.has(value);
+}
 
 interface CompiledRoute {
   method: string;

@@ -5,9 +5,16 @@ const terms = (text: string) =>
   new Set(
     text
       .split(/[^\p{L}\p{N}.]+/u)
-      .map((t) => normaliseTerm(t.replace(/\.+$/, '')))
+      .map((t) => normaliseTerm(withoutTrailingDots(t)))
       .filter((t): t is string => !!t),
   );
+
+/** `term` without the dots that end it; /\.+$/ would retry every dot of a long run: quadratic. */
+function withoutTrailingDots(term: string): string {
+  let end = term.length;
+  while (end > 0 && term.charCodeAt(end - 1) === 0x2e) end -= 1;
+  return term.slice(0, end);
+}
 
 interface Sentence {
   text: string;

@@ -1,4 +1,5 @@
 import type { CorpusDocument, FilterField } from '../data/model.js';
+import { own } from '../data/own.js';
 
 /** A conjunction of clauses; each clause keeps documents whose field is one of the values. */
 export interface FilterExpression {
@@ -15,6 +16,8 @@ type Token =
   | { kind: 'string'; text: string }
   | { kind: 'number'; text: string }
   | { kind: 'punct'; text: string };
+
+const bareToken = /-?\d+(?:\.\d+)?(?![\w.])|[A-Za-z_][\w.]*/y;
 
 function tokenize(input: string): Token[] {
   const tokens: Token[] = [];
@@ -44,7 +47,9 @@ function tokenize(input: string): Token[] {
       tokens.push({ kind: 'punct', text: c });
       i += 1;
     } else {
-      const match = /^-?\d+(?:\.\d+)?(?![\w.])|^[A-Za-z_][\w.]*/.exec(input.slice(i));
+      // Sticky, at i: no copy of the rest of the input per token.
+      bareToken.lastIndex = i;
+      const match = bareToken.exec(input);
       if (!match) throw new FilterError(`Malformed filter: unexpected character '${c}' at position ${i + 1}`);
       const text = match[0];
       tokens.push({ kind: /^-?\d/.test(text) ? 'number' : 'word', text });
@@ -117,7 +122,7 @@ export function formatFilter(expression: FilterExpression): string {
 
 export function matchesFilter(document: CorpusDocument, expression: FilterExpression): boolean {
   return expression.clauses.every((c) => {
-    const actual = document.metadata[c.field];
+    const actual = own(document.metadata, c.field);
     return actual !== undefined && c.values.includes(String(actual));
   });
 }

@@ -1,3 +1,4 @@
+import { own } from '../data/own.js';
 import { contentTypes, documentBytes } from '../documents/render.js';
 import { HttpError } from '../http/errors.js';
 import type { Exchange } from '../http/exchange.js';
@@ -72,7 +73,7 @@ export function listQnaFilters(state: ServiceState, ex: Exchange): void {
   const { system } = state.system(ex.params.systemId ?? '');
   const filters = system.fields.map((field) => {
     const values = [
-      ...new Set(system.documents.map((d) => d.metadata[field.name]).filter((v) => v !== undefined)),
+      ...new Set(system.documents.map((d) => own(d.metadata, field.name)).filter((v) => v !== undefined)),
     ];
     values.sort((a, b) =>
       typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b)),

@@ -29,6 +29,9 @@ export function normaliseTerm(term: string): string | null {
 
 const tokenize: (text: string) => string[] = MiniSearch.getDefault('tokenize');
 
+/** Longer query terms are matched as written or by prefix, never fuzzily. */
+const maxFuzzyTermLength = 32;
+
 /**
  * Ranked retrieval over one system's paragraphs (MiniSearch BM25 with prefix matching, and fuzzy
  * matching for terms the corpus does not hold, i.e. likely misspellings).
@@ -46,8 +49,9 @@ export class Retriever {
       boost: { title: 1.5 },
       // Prefix expansion of a term no longer indexed term starts with would find only the term itself.
       prefix: (term) => !this.vocabulary.has(term) || this.extendable.has(term),
-      // Fuzzy expansion is most of a search's cost; a term found as written is not a misspelling.
-      fuzzy: (term) => (this.vocabulary.has(term) ? false : 0.15),
+      // Fuzzy expansion is most of a search's cost; a term found as written is not a misspelling, and
+      // neither is a long one (MiniSearch's edit matrix grows with the square of the term's length).
+      fuzzy: (term) => (term.length > maxFuzzyTermLength || this.vocabulary.has(term) ? false : 0.15),
       combineWith: 'OR',
     },
   });

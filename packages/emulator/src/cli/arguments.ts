@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { JSONWebKeySet } from 'jose';
+import { checkFaultRule, type FaultRule } from '../http/faults.js';
+import type { EmulatorLimits } from '../limits.js';
+import type { EmulatorLogger } from '../logger.js';
+import type { EmulatorOptions } from '../options.js';
+import { flagOf, limitNames } from './usage.js';
+
+/** A mistake in the command line: reported with the usage, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+const logLevels = ['off', 'error', 'warn', 'info', 'debug'] as const;
+
+export type Parsed = { help: true } | { help: false; options: EmulatorOptions };
+
+/** Reads the command line into emulator options; throws UsageError naming the flag at fault. */
+export function parseArguments(args: string[], stderr: (line: string) => void): Parsed {
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    values = parse(args).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return { help: true };
+  const limits: EmulatorLimits = {};
+  for (const name of limitNames) {
+    const flag = flagOf(name);
+    const value = (values as Record<string, unknown>)[flag];
+    if (typeof value === 'string') limits[name] = integer(flag, value, 1, Number.MAX_SAFE_INTEGER);
+  }
+  const stepDelay = values['agent-step-delay-ms'];
+  return {
+    help: false,
+    options: {
+      port: values.port === undefined ? 8787 : integer('port', values.port, 0, 65535),
+      host: values.host ?? '127.0.0.1',
+      apiKeys: values['api-key'] ?? [],
+      noDefaultLlm: values['no-default-llm'] ?? false,
+      allowJwtWithoutExp: values['allow-jwt-without-exp'] ?? false,
+      ...(values['jwt-secret'] ? { jwtSecret: values['jwt-secret'] } : {}),
+      ...(values.jwks ? { jwks: readJwks(values.jwks) } : {}),
+      ...(values.data ? { data: values.data } : {}),
+      ...(values['extension-base'] ? { extensionBase: values['extension-base'] } : {}),
+      ...(values.cors
+        ? { cors: { origins: values.cors === '*' ? '*' : values.cors.split(',').map((o) => o.trim()) } }
+        : {}),
+      ...(stepDelay !== undefined
+        ? { agentStepDelayMs: integer('agent-step-delay-ms', stepDelay, 0, 2 ** 31 - 1) }
+        : {}),
+      ...(values.fault ? { faults: values.fault.map(faultRule) } : {}),
+      ...(Object.keys(limits).length > 0 ? { limits } : {}),
+      logger: logger(values.log ?? 'error', stderr),
+    },
+  };
+}
+
+function integer(flag: string, value: string, min: number, max: number): number {
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(
+      max === Number.MAX_SAFE_INTEGER
+        ? `--${flag} must be ${min === 0 ? 'a non-negative' : 'a positive'} integer, not '${value}'`
+        : `--${flag} must be an integer from ${min} to ${max}, not '${value}'`,
+    );
+  }
+  return n;
+}
+
+function faultRule(text: string): FaultRule {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UsageError(`--fault must be a JSON object, e.g. '{"route":"listAgents","status":503}'`);
+  }
+  try {
+    return checkFaultRule(parsed);
+  } catch (error) {
+    throw new UsageError(`--fault: ${(error as Error).message}`);
+  }
+}
+
+function readJwks(value: string): JSONWebKeySet | string {
+  if (/^https?:\/\//.test(value)) return value;
+  try {
+    return JSON.parse(readFileSync(value, 'utf8')) as JSONWebKeySet;
+  } catch (error) {
+    throw new UsageError(`cannot read the JWKS file ${value}: ${(error as Error).message}`);
+  }
+}
+
+function logger(level: string, stderr: (line: string) => void): EmulatorLogger {
+  const rank = logLevels.indexOf(level as (typeof logLevels)[number]);
+  if (rank < 0) throw new UsageError(`--log must be one of ${logLevels.join(', ')}, not '${level}'`);
+  const at =
+    (name: (typeof logLevels)[number]) =>
+    (message: string, ...details: unknown[]) => {
+      if (logLevels.indexOf(name) > rank) return;
+      const rest = details.map((d) => ` ${d instanceof Error ? (d.stack ?? d.message) : String(d)}`).join('');
+      stderr(`[${name}] ${message}${rest}`);
+    };
+  return { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') };
+}
+
+function parse(args: string[]) {
+  return parseArgs({
+    args,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'api-key': { type: 'string', multiple: true },
+      'jwt-secret': { type: 'string' },
+      jwks: { type: 'string' },
+      'allow-jwt-without-exp': { type: 'boolean' },
+      data: { type: 'string' },
+      cors: { type: 'string' },
+      'extension-base': { type: 'string' },
+      'no-default-llm': { type: 'boolean' },
+      'agent-step-delay-ms': { type: 'string' },
+      fault: { type: 'string', multiple: true },
+      log: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      ...Object.fromEntries(limitNames.map((name) => [flagOf(name), { type: 'string' as const }])),
+    },
+  });
+}

@@ -1,0 +1,34 @@
+import type { Limits } from '../limits.js';
+
+/** The help line of each limit's flag; typed by the limits, so a new limit cannot go without one. */
+const limitHelp: Record<keyof Limits, string> = {
+  maxBodyBytes: 'largest request body accepted (413 above it)',
+  requestTimeoutMs: 'time allowed to receive a whole request (408 past it)',
+  streamTimeoutMs: 'longest an A2A stream stays open',
+  maxConcurrentStreams: 'A2A streams open at once (429 above it)',
+  maxTextLength: 'longest user text in characters (message, question, query, turn)',
+  maxJsonDepth: 'deepest nesting of arrays and objects in a JSON body',
+  maxTurnsPerContext: 'turns kept per conversation and read from a posted history',
+  maxConversations: 'conversations (contextIds) kept',
+  maxConversationBytes: 'size of all kept conversations',
+  maxTasks: 'A2A tasks kept',
+  maxTaskBytes: 'size of all kept tasks',
+  maxRecordedRequests: 'requests kept in the request record',
+  maxRecordedBytes: 'size of all recorded requests',
+  maxRecordedBodyBytes: 'bytes of each body that are recorded',
+};
+
+/** `maxBodyBytes` as the user types it: `max-body-bytes`. */
+export const flagOf = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+export const limitNames = Object.keys(limitHelp) as (keyof Limits)[];
+
+const column = (flag: string, help: string) => `  ${flag.padEnd(32)} ${help}\n`;
+
+export function usage(defaults: Limits): string {
+  return `Usage: dataworkz-emulator [options]
+
+${column('--port <n>', 'port to listen on, 0 to 65535 (default 8787; 0 picks a free one)')}${column('--host <addr>', 'interface to listen on (default 127.0.0.1)')}${column('--api-key <key>', 'an accepted API key (repeatable; one is generated if none)')}${column('--jwt-secret <secret>', 'accept HS256 Bearer JWTs signed with this secret')}${column('--jwks <url|file>', 'accept Bearer JWTs verified with this JWKS')}${column('--allow-jwt-without-exp', 'accept JWTs that have no exp claim')}${column('--data <dir>', 'serve the documents of a folder as extra QnA systems')}${column('--cors <origins>', 'allowed browser origins, comma-separated, or *')}${column('--extension-base <url>', 'base of the provided-values extension URI (default https://dataworkz.com)')}${column('--no-default-llm', 'leave the account without a default LLM')}${column('--agent-step-delay-ms <n>', 'pause before each task update of a stream (default 0)')}${column("--fault '<json>'", 'a fault rule in force from the start (repeatable)')}${column('--log <level>', 'what to print on stderr: off, error, warn, info or debug (default error)')}${column('-h, --help', 'show this help')}
+Limits (positive integers):
+${limitNames.map((name) => column(`--${flagOf(name)} <n>`, `${limitHelp[name]} (default ${defaults[name]})`)).join('')}`;
+}

@@ -1,0 +1,47 @@
+import { HttpError } from './errors.js';
+
+const badBody = (message: string) => new HttpError(400, message, {}, 'BAD_REQUEST_BODY');
+
+/**
+ * Parses a JSON request body; text that is not JSON, or nests arrays and objects deeper than
+ * `maxDepth`, is the caller's mistake (400). The depth is counted on the text, before parsing, so
+ * no deep value ever reaches code that walks it recursively (JSON.stringify, structured clones).
+ */
+export function parseJsonBody(text: string, maxDepth: number): unknown {
+  if (nestsDeeperThan(text, maxDepth)) {
+    throw badBody(`The request body nests arrays and objects deeper than ${maxDepth} levels`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badBody('The request body is not valid JSON');
+  }
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_SQUARE = 0x5b;
+const OPEN_CURLY = 0x7b;
+const CLOSE_SQUARE = 0x5d;
+const CLOSE_CURLY = 0x7d;
+
+/** Whether JSON text opens more than `maxDepth` arrays or objects at once; one pass, no recursion. */
+function nestsDeeperThan(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i += 1;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) {
+      inString = true;
+    } else if (c === OPEN_SQUARE || c === OPEN_CURLY) {
+      depth += 1;
+      if (depth > maxDepth) return true;
+    } else if (c === CLOSE_SQUARE || c === CLOSE_CURLY) {
+      depth -= 1;
+    }
+  }
+  return false;
+}

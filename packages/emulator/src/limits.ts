@@ -1,0 +1,75 @@
+/** Bounds on what one caller can make the emulator hold or do. Every field is a positive integer. */
+export interface EmulatorLimits {
+  /** Largest request body accepted (413 above it). Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Time allowed to receive a whole request (408 past it). Default 30 s. */
+  requestTimeoutMs?: number;
+  /** Longest an A2A stream stays open. Default 5 min. */
+  streamTimeoutMs?: number;
+  /** Open A2A streams allowed at once (429 above it). Default 64. */
+  maxConcurrentStreams?: number;
+  /** Longest user text, in characters: a message's text, a question, a query, a turn of history. Default 32,768. */
+  maxTextLength?: number;
+  /** Deepest nesting of arrays and objects in a JSON body. Default 64. */
+  maxJsonDepth?: number;
+  /** Turns an agent keeps per conversation (contextId) and reads from a posted history; the oldest go first. Default 100. */
+  maxTurnsPerContext?: number;
+  /** Conversations (contextIds) kept across agents; the least recently used is forgotten first. Default 1,000. */
+  maxConversations?: number;
+  /** Size of all kept conversations (turns and context values as UTF-8 JSON). Default 32 MiB. */
+  maxConversationBytes?: number;
+  /** A2A tasks kept across agents (for `tasks/get`, `tasks/cancel`, follow-ups); the least recently updated go first. Default 1,000. */
+  maxTasks?: number;
+  /** Size of all kept tasks (as UTF-8 JSON). Default 32 MiB. */
+  maxTaskBytes?: number;
+  /** Requests kept in `emu.requests`. Default 500. */
+  maxRecordedRequests?: number;
+  /** Size of all recorded requests (path, query, headers and kept body, UTF-8). Default 8 MiB. */
+  maxRecordedBytes?: number;
+  /** Bytes of each request body that are recorded; the rest is counted in `bodyBytes` only. Default 64 KiB. */
+  maxRecordedBodyBytes?: number;
+}
+
+export type Limits = Required<EmulatorLimits>;
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/** Node's timers hold at most this many milliseconds. */
+const maxTimerMs = 2 ** 31 - 1;
+
+export const defaultLimits: Limits = {
+  maxBodyBytes: MiB,
+  requestTimeoutMs: 30_000,
+  streamTimeoutMs: 300_000,
+  maxConcurrentStreams: 64,
+  maxTextLength: 32 * KiB,
+  maxJsonDepth: 64,
+  maxTurnsPerContext: 100,
+  maxConversations: 1000,
+  maxConversationBytes: 32 * MiB,
+  maxTasks: 1000,
+  maxTaskBytes: 32 * MiB,
+  maxRecordedRequests: 500,
+  maxRecordedBytes: 8 * MiB,
+  maxRecordedBodyBytes: 64 * KiB,
+};
+
+/** The limits in force: the defaults, overridden field by field; throws a TypeError naming a bad field. */
+export function resolveLimits(given: EmulatorLimits = {}): Limits {
+  const limits = { ...defaultLimits };
+  for (const [name, value] of Object.entries(given)) {
+    if (!Object.hasOwn(defaultLimits, name)) {
+      throw new TypeError(`Unknown limit '${name}'; known: ${Object.keys(defaultLimits).join(', ')}`);
+    }
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || value <= 0) {
+      throw new TypeError(`Limit '${name}' must be a positive integer`);
+    }
+    if (name.endsWith('Ms') && value > maxTimerMs) {
+      throw new TypeError(`Limit '${name}' must be at most ${maxTimerMs} (about 24.8 days)`);
+    }
+    limits[name as keyof Limits] = value;
+  }
+  return limits;
+}
