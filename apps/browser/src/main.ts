@@ -34,6 +34,8 @@ connectForm.addEventListener('submit', async (event) => {
     const client = new Dataworkz({
       baseUrl: String(form.get('baseUrl')),
       apiKey: String(form.get('apiKey')),
+      // A local demo: the person using the page types the key. A real app uses `token` or a server.
+      dangerouslyAllowBrowser: true,
     });
     const [systems, agents] = await Promise.all([client.qna.list(), client.agents.list()]);
     fillSelect(
@@ -42,7 +44,7 @@ connectForm.addEventListener('submit', async (event) => {
     );
     fillSelect(
       agentSelect,
-      agents.map((agent) => [agent.agentId ?? '', agent.name ?? agent.agentId ?? '']),
+      agents.map((agent) => [agent.agentId, agent.name]),
     );
     dw = client;
     searchForm.hidden = false;

@@ -1,4 +1,9 @@
-import { APIConnectionTimeoutError, DataworkzError, MalformedResponseError } from '@dataworkz/client';
+import {
+  APIConnectionTimeoutError,
+  DataworkzError,
+  excerpt,
+  MalformedResponseError,
+} from '@dataworkz/client';
 import type { A2AStreamEvent, TaskState } from './a2a-types.js';
 
 /** The agent answered with a JSON-RPC error (before the stream began or inside it). */
@@ -6,12 +11,13 @@ export class JsonRpcError extends DataworkzError {
   // Written out: minifiers rename classes, and the name is what logs show.
   override name = 'JsonRpcError';
   readonly code: number;
-  readonly data: unknown;
+  /** The error's `data`, when it has one. */
+  declare readonly data?: unknown;
 
   constructor(code: number, message: string, data: unknown) {
     super(`JSON-RPC error ${code}: ${message}`);
     this.code = code;
-    this.data = data;
+    if (data !== undefined) this.data = data;
   }
 }
 
@@ -35,11 +41,11 @@ export class NoLlmError extends DataworkzError {
 export class IncompleteStreamError extends DataworkzError {
   override name = 'IncompleteStreamError';
   /** The last event received, if any. */
-  readonly lastEvent: A2AStreamEvent | undefined;
+  declare readonly lastEvent?: A2AStreamEvent;
 
   constructor(lastEvent: A2AStreamEvent | undefined) {
     super('The agent stream ended before its final event');
-    this.lastEvent = lastEvent;
+    if (lastEvent !== undefined) this.lastEvent = lastEvent;
   }
 }
 
@@ -79,18 +85,17 @@ export class NotAStreamError extends MalformedResponseError {
 export class TaskFailedError extends DataworkzError {
   override name = 'TaskFailedError';
   readonly state: TaskState;
-  readonly taskId: string | undefined;
-  readonly contextId: string | undefined;
+  declare readonly taskId?: string;
+  declare readonly contextId?: string;
   /** The agent's own account of the failure (the final message's text), possibly empty. */
   readonly answer: string;
 
+  /** `answer` must already be redacted: the message quotes a cut of it. */
   constructor(state: TaskState, answer: string, taskId: string | undefined, contextId: string | undefined) {
-    super(
-      `The agent's task ended ${state}${answer ? `: ${answer.length > 300 ? `${answer.slice(0, 300)}...` : answer}` : ''}`,
-    );
+    super(`The agent's task ended ${state}${answer ? `: ${excerpt(answer, 300)}` : ''}`);
     this.state = state;
     this.answer = answer;
-    this.taskId = taskId;
-    this.contextId = contextId;
+    if (taskId !== undefined) this.taskId = taskId;
+    if (contextId !== undefined) this.contextId = contextId;
   }
 }

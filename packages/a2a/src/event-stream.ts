@@ -2,6 +2,9 @@ import { APIConnectionError, APIUserAbortError, DataworkzError } from '@datawork
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { StreamEventTooLargeError, StreamIdleTimeoutError } from './errors.js';
 
+// The event types whose data is a JSON-RPC response.
+const DATA_EVENTS = new Set(['message', 'error']);
+
 export interface EventStreamLimits {
   /** Longest silence allowed between two chunks of the body, in ms; 0 or Infinity for none. */
   idleTimeoutMs: number;
@@ -9,6 +12,8 @@ export interface EventStreamLimits {
   maxEventBytes: number;
   /** Aborted when the caller gives up; a read failing after it is the caller's abort. */
   signal: AbortSignal;
+  /** Told of each event skipped (named events such as `ping`, events with empty data), for a debug line. */
+  skipped?: (what: string) => void;
 }
 
 /**
@@ -29,12 +34,19 @@ export class EventStreamReader {
   constructor(body: ReadableStream<Uint8Array>, limits: EventStreamLimits) {
     this.#reader = body.getReader();
     this.#limits = limits;
-    const { maxEventBytes } = limits;
+    const { maxEventBytes, skipped } = limits;
     this.#parser = createParser({
       maxBufferSize: maxEventBytes,
       onEvent: (event) => {
-        if (event.data.length > maxEventBytes) this.#failure ??= new StreamEventTooLargeError(maxEventBytes);
-        else this.#ready.push(event.data);
+        // A2A results come as default (`message`) events and the A2A SDK's servers send JSON-RPC
+        // errors as `error` events; other types (`ping`, ...) and empty events carry nothing for us.
+        if (event.event !== undefined && !DATA_EVENTS.has(event.event)) {
+          skipped?.(`an event of type "${event.event}"`);
+        } else if (event.data === '') {
+          skipped?.('an event with empty data');
+        } else if (event.data.length > maxEventBytes) {
+          this.#failure ??= new StreamEventTooLargeError(maxEventBytes);
+        } else this.#ready.push(event.data);
       },
       onError: (error) => {
         // Unknown fields and bad `retry:` values are ignorable per the SSE standard; an overflow is not.

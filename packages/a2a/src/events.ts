@@ -7,6 +7,7 @@ import type {
   TaskState,
 } from './a2a-types.js';
 import { StreamProtocolError } from './errors.js';
+import type { TaskUpdate } from './task-update.js';
 
 /** The `metadata.type` of the data parts that carry the service's task updates. */
 export const SVC_STATUS_UPDATE = 'SVC_STATUS_UPDATE';
@@ -30,8 +31,8 @@ export interface AgentTaskEvent extends EventBase<A2ATask> {
 /** A task update the service reports while the agent works: a `SVC_STATUS_UPDATE` data part. */
 export interface AgentTaskUpdateEvent extends EventBase<A2AStatusUpdate | A2AMessage | A2ATask> {
   type: 'task-update';
-  /** The update's own data, as the service sent it. */
-  data: { [key: string]: unknown };
+  /** The update's own data, as the service sent it: a step of the agent's run. */
+  data: TaskUpdate;
   /** The part's metadata (`type` is `SVC_STATUS_UPDATE`). */
   metadata: { [key: string]: unknown };
   /** The task state of the event that carried it, when it has one. */
@@ -126,8 +127,9 @@ function splitTaskUpdates(
   const updates: AgentTaskUpdateEvent[] = [];
   let rest = 0;
   for (const part of partsOf(message)) {
+    // The data passes as sent (an object); its fields are the service's, typed but not checked.
     if (isTaskUpdatePart(part))
-      updates.push({ ...base, type: 'task-update', data: part.data, metadata: part.metadata });
+      updates.push({ ...base, type: 'task-update', data: part.data as TaskUpdate, metadata: part.metadata });
     else rest++;
   }
   return { updates, rest };

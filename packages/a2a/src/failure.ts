@@ -1,4 +1,4 @@
-import { APIError, APIUserAbortError, DataworkzError } from '@dataworkz/client';
+import { APIConnectionTimeoutError, APIError, APIUserAbortError, DataworkzError } from '@dataworkz/client';
 import { JsonRpcError, NoLlmError, StreamProtocolError } from './errors.js';
 import { jsonRpcErrorOf } from './json-rpc.js';
 
@@ -31,9 +31,13 @@ export function toRunError(
   subject = 'The agent stream',
 ): DataworkzError {
   if (signal.aborted) {
+    // The run's own time-out aborts its signal too; that is a time-out, not the caller's abort.
+    if (signal.reason instanceof APIConnectionTimeoutError) return signal.reason;
     return error instanceof APIUserAbortError ? error : new APIUserAbortError(undefined, { cause: error });
   }
   if (error instanceof DataworkzError) return classify(error);
+  // V8's message quotes a cut of the text it failed on, which could split a credential: not kept.
+  if (error instanceof SyntaxError) return new StreamProtocolError(`${subject} is not valid JSON`);
   if (error instanceof Error) {
     // The SDK's errors hold the JSON-RPC response, on themselves or on their cause.
     const rpcError = jsonRpcErrorOf(

@@ -1,3 +1,24 @@
+// Every error a call of this package can reject with, so one import covers a `catch`.
+export {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  DataworkzError,
+  InternalServerError,
+  InvalidParameterError,
+  MalformedResponseError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  RedirectError,
+  ResponseTooLargeError,
+  UnprocessableEntityError,
+} from '@dataworkz/client';
+export { ContextValuesError } from '@dataworkz/context-values';
 export type {
   A2AArtifact,
   A2AArtifactUpdate,
@@ -40,4 +61,5 @@ export {
   type StreamAgentOptions,
   streamAgent,
 } from './stream-agent.js';
+export type { TaskUpdate, TaskUpdateToolType, TaskUpdateType } from './task-update.js';
 export { cancelTask, type GetTaskOptions, getTask, type TaskCallOptions } from './tasks.js';

@@ -30,8 +30,9 @@ export function streamEventOf(data: string, id: JsonRpcId): A2AStreamEvent {
   let response: unknown;
   try {
     response = JSON.parse(data);
-  } catch (error) {
-    throw new StreamProtocolError('An agent stream event is not JSON', { cause: error });
+  } catch {
+    // V8's SyntaxError quotes a cut of the text, which could split a credential: it is not kept.
+    throw new StreamProtocolError(`An agent stream event is not JSON (${data.length} characters)`);
   }
   if (typeof response !== 'object' || response === null || Array.isArray(response)) {
     throw new StreamProtocolError('An agent stream event is not a JSON-RPC response');

@@ -1,4 +1,9 @@
-import { APIUserAbortError, DataworkzError } from '@dataworkz/client';
+import {
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  DataworkzError,
+  type Redactor,
+} from '@dataworkz/client';
 import type { A2AArtifact, A2AMessage, A2AStreamEvent, TaskState } from './a2a-types.js';
 import { ArtifactAssembly } from './artifacts.js';
 import { IncompleteStreamError, TaskFailedError } from './errors.js';
@@ -26,11 +31,27 @@ export interface FinalAnswer {
 
 const FAILED_STATES = new Set<string>(['failed', 'rejected', 'canceled']);
 
-/** An open event stream: its body's reader and the JSON-RPC id its events answer. */
+/** An open event stream: its body's reader, the JSON-RPC id its events answer, and its redactor. */
 export interface OpenedStream {
   reader: EventStreamReader;
   id: JsonRpcId;
+  /** Removes the credential this request sent (and every other known one) from server text. */
+  redact: Redactor;
 }
+
+/** How a run is bounded and cleaned. */
+export interface RunOptions {
+  /** The caller's signal: aborting it closes the connection. */
+  signal?: AbortSignal | undefined;
+  /** Removes the caller's credentials from errors raised before the stream opened. */
+  redact?: Redactor | undefined;
+  /** Longest time for the whole run, in ms; past it the run ends with APIConnectionTimeoutError. */
+  timeoutMs?: number | undefined;
+}
+
+const keepAsIs: Redactor = (value) => value;
+// setTimeout cannot wait longer than this; a longer time-out means "none".
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** Opens the stream; given the run's signal, which closes the connection when aborted. */
 export type OpenStream = (signal: AbortSignal) => Promise<OpenedStream>;
@@ -80,16 +101,15 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
   #started = false;
   #taskId: string | undefined;
   #contextId: string | undefined;
-  readonly #redact: <E extends Error>(error: E) => E;
+  readonly #redact: Redactor;
+  readonly #timeoutMs: number | undefined;
 
-  /** `redact` removes the caller's credentials from errors built from what the server sent. */
-  constructor(
-    open: OpenStream,
-    signal?: AbortSignal,
-    redact: <E extends Error>(error: E) => E = (error) => error,
-  ) {
+  /** @internal Runs are made by `streamAgent`. */
+  constructor(open: OpenStream, options: RunOptions = {}) {
+    const { signal } = options;
     this.#open = open;
-    this.#redact = redact;
+    this.#redact = options.redact ?? keepAsIs;
+    this.#timeoutMs = options.timeoutMs;
     if (signal) {
       const onAbort = () => this.#controller.abort(signal.reason);
       if (signal.aborted) onAbort();
@@ -122,10 +142,17 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
   [Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
     if (this.#started) throw new DataworkzError('An agent run can be iterated only once.');
     this.#started = true;
-    return new RunIterator(this.#open, this.#controller, this.#final, this.#redact, (event) => {
-      this.#taskId = event.taskId ?? this.#taskId;
-      this.#contextId = event.contextId ?? this.#contextId;
-    });
+    return new RunIterator(
+      this.#open,
+      this.#controller,
+      this.#final,
+      this.#redact,
+      this.#timeoutMs,
+      (event) => {
+        this.#taskId = event.taskId ?? this.#taskId;
+        this.#contextId = event.contextId ?? this.#contextId;
+      },
+    );
   }
 
   /** The agent's response. Rejects with TaskFailedError when the task failed, and with the stream's error. */
@@ -172,8 +199,9 @@ class RunIterator implements AsyncIterator<AgentEvent, undefined> {
   readonly #open: OpenStream;
   readonly #controller: AbortController;
   readonly #final: Settled;
-  readonly #redact: <E extends Error>(error: E) => E;
+  readonly #redact: Redactor;
   readonly #seen: (event: AgentEvent) => void;
+  #runTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #artifacts = new ArtifactAssembly();
   #stream: OpenedStream | undefined;
   #batch: string[] = [];
@@ -194,7 +222,8 @@ class RunIterator implements AsyncIterator<AgentEvent, undefined> {
     open: OpenStream,
     controller: AbortController,
     final: Settled,
-    redact: <E extends Error>(error: E) => E,
+    redact: Redactor,
+    timeoutMs: number | undefined,
     seen: (event: AgentEvent) => void,
   ) {
     this.#open = open;
@@ -203,6 +232,17 @@ class RunIterator implements AsyncIterator<AgentEvent, undefined> {
     this.#redact = redact;
     this.#seen = seen;
     const signal = controller.signal;
+    if (timeoutMs !== undefined && timeoutMs < MAX_TIMER_MS && !signal.aborted) {
+      this.#runTimer = setTimeout(() => {
+        controller.abort(
+          new APIConnectionTimeoutError(
+            `streamAgent: the run took longer than its timeout of ${timeoutMs} ms.`,
+          ),
+        );
+      }, timeoutMs);
+      // A pending stream keeps the process alive; the timer alone must not.
+      (this.#runTimer as { unref?: () => void }).unref?.();
+    }
     if (signal.aborted) this.#aborted = true;
     else
       signal.addEventListener(
@@ -249,7 +289,7 @@ class RunIterator implements AsyncIterator<AgentEvent, undefined> {
   #take(): AgentEvent | undefined {
     for (;;) {
       // Events already buffered when the caller aborted are not delivered.
-      if (this.#aborted && !this.#answered && !this.#closed) throw new APIUserAbortError();
+      if (this.#aborted && !this.#answered && !this.#closed) throw this.#abortError();
       if (this.#eventIndex < this.#events.length) return this.#events[this.#eventIndex++];
       if (this.#answered) {
         this.#close();
@@ -262,7 +302,7 @@ class RunIterator implements AsyncIterator<AgentEvent, undefined> {
 
   async #read(): Promise<IteratorResult<AgentEvent, undefined>> {
     try {
-      if (this.#controller.signal.aborted) throw new APIUserAbortError();
+      if (this.#controller.signal.aborted) throw this.#abortError();
       this.#stream ??= await this.#open(this.#controller.signal);
       for (;;) {
         const event = this.#take();
@@ -295,15 +335,25 @@ class RunIterator implements AsyncIterator<AgentEvent, undefined> {
       this.#answered = true;
       const answer = finalAnswerOf(finalEvent, this.#artifacts.result());
       if (FAILED_STATES.has(answer.state)) {
+        const redact = (this.#stream as OpenedStream).redact;
+        // The agent's text is redacted before the message quotes (and cuts) it.
+        const reason = redact(answer.answer);
         this.#final.reject(
-          this.#redact(new TaskFailedError(answer.state, answer.answer, answer.taskId, answer.contextId)),
+          redact(new TaskFailedError(answer.state, reason, answer.taskId, answer.contextId)),
         );
       } else this.#final.resolve(answer);
     }
   }
 
+  /** The error for a run whose signal fired: its own time-out, or the caller's abort. */
+  #abortError(): DataworkzError {
+    const reason: unknown = this.#controller.signal.reason;
+    return reason instanceof APIConnectionTimeoutError ? reason : new APIUserAbortError();
+  }
+
   #fail(error: unknown): DataworkzError {
-    const failure = this.#redact(toRunError(error, this.#controller.signal));
+    const redact = this.#stream?.redact ?? this.#redact;
+    const failure = redact(toRunError(error, this.#controller.signal));
     this.#answered = true;
     this.#final.reject(failure);
     this.#close();
@@ -313,6 +363,7 @@ class RunIterator implements AsyncIterator<AgentEvent, undefined> {
   #close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    clearTimeout(this.#runTimer);
     this.#events = [];
     this.#batch = [];
     if (!this.#answered) {

@@ -1,15 +1,16 @@
 import {
   type Dataworkz,
+  excerpt,
   InvalidParameterError,
   type Properties,
   serializeProperties,
 } from '@dataworkz/client';
 import {
-  assertContextValues,
   type ContextValues,
   EXTENSIONS_HEADER,
   extensionsHeader,
   findProvidedValuesUri,
+  snapshotContextValues,
   withProvidedValues,
 } from '@dataworkz/context-values';
 import type { A2AMessage, A2APart } from './a2a-types.js';
@@ -21,6 +22,9 @@ import { userMessage } from './message.js';
 import { AgentRun, type OpenedStream } from './run.js';
 import { postForEventStream } from './stream-request.js';
 
+// A log line about a skipped event quotes at most this much of it.
+const SKIPPED_LINE_CHARS = 200;
+
 /** Default idle time-out: the service can think for minutes between events. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 /** Default cap on one event's size. */
@@ -28,38 +32,56 @@ export const DEFAULT_MAX_EVENT_BYTES = 8 * 1024 * 1024;
 
 export interface StreamAgentOptions {
   /** The user's text (sent as the first part). */
-  text?: string;
+  text?: string | undefined;
   /** Further A2A parts (files, data). */
-  parts?: A2APart[];
+  parts?: A2APart[] | undefined;
   /** The LLM configuration to use; else the agent's, else the account default. */
-  llmId?: string;
+  llmId?: string | undefined;
   /** Extra execution properties: an object of flags or `key=value;key=value`. */
-  properties?: Properties;
+  properties?: Properties | undefined;
   /** Context variables for the agent, sent through the provided-values extension. */
-  contextValues?: ContextValues;
+  contextValues?: ContextValues | undefined;
   /** The provided-values extension URI; read from the agent card when not given. */
-  extensionUri?: string;
+  extensionUri?: string | undefined;
   /** Further A2A extension URIs to activate. */
-  extensions?: string[];
+  extensions?: string[] | undefined;
   /** Continue a conversation: the `contextId` (and `taskId`) of an earlier turn. */
-  contextId?: string;
-  taskId?: string;
+  contextId?: string | undefined;
+  taskId?: string | undefined;
   /** The message id (default: a random UUID). */
-  messageId?: string;
+  messageId?: string | undefined;
   /** Message metadata, passed through. */
-  metadata?: { [key: string]: unknown };
+  metadata?: { [key: string]: unknown } | undefined;
   /** Aborting closes the connection; the run rejects with APIUserAbortError. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
+  /**
+   * Longest wait for the response headers, in ms, before APIConnectionTimeoutError (default: the
+   * client's `timeout`). Once the stream has begun, `idleTimeoutMs` takes over.
+   */
+  headersTimeoutMs?: number | undefined;
   /** Longest silence between chunks of the stream before StreamIdleTimeoutError, in ms (0: none). */
-  idleTimeoutMs?: number;
+  idleTimeoutMs?: number | undefined;
+  /**
+   * Longest time for the whole run, in ms, before APIConnectionTimeoutError closes it (default:
+   * none, since keep-alive comments may keep a healthy stream open for as long as the agent works).
+   */
+  timeout?: number | undefined;
   /** Largest single event before StreamEventTooLargeError. */
-  maxEventBytes?: number;
+  maxEventBytes?: number | undefined;
 }
 
 function nonNegative(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
     throw new InvalidParameterError(name, `${name} must be a non-negative number.`);
+  }
+  return value;
+}
+
+function positive(name: string, value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !(value > 0)) {
+    throw new InvalidParameterError(name, `${name} must be a positive number of milliseconds.`);
   }
   return value;
 }
@@ -100,13 +122,18 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
   if (options.llmId !== undefined && (typeof options.llmId !== 'string' || options.llmId === '')) {
     throw new InvalidParameterError('llmId', 'llmId must be a non-empty string.');
   }
-  const { contextValues } = options;
-  if (contextValues !== undefined) assertContextValues(contextValues, 'contextValues');
+  // Read once, now: what is sent is exactly what was checked, whatever getters do later.
+  const contextValues =
+    options.contextValues === undefined
+      ? undefined
+      : snapshotContextValues(options.contextValues, 'contextValues');
   const message = userMessage(options);
   const limits = {
     idleTimeoutMs: nonNegative('idleTimeoutMs', options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS),
     maxEventBytes: nonNegative('maxEventBytes', options.maxEventBytes, DEFAULT_MAX_EVENT_BYTES),
   };
+  const headersTimeoutMs = positive('headersTimeoutMs', options.headersTimeoutMs);
+  const runTimeoutMs = positive('timeout', options.timeout);
 
   async function open(signal: AbortSignal): Promise<OpenedStream> {
     let sent: A2AMessage = message;
@@ -117,15 +144,19 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
     }
     const header = extensionsHeader(extensionUri, options.extensions);
     const request = jsonRpcRequest('message/stream', { message: sent });
-    const body = await postForEventStream(
+    const { body, redact } = await postForEventStream(
       dw,
       endpoint,
       request,
       header ? { [EXTENSIONS_HEADER]: header } : {},
       signal,
+      headersTimeoutMs,
     );
-    return { reader: new EventStreamReader(body, { ...limits, signal }), id: request.id };
+    // Server text: redacted before it is cut for the log line.
+    const skipped = (what: string) =>
+      dw.logger.debug(excerpt(redact(`agent stream: skipped ${what}`), SKIPPED_LINE_CHARS));
+    return { reader: new EventStreamReader(body, { ...limits, signal, skipped }), id: request.id, redact };
   }
 
-  return new AgentRun(open, options.signal, dw.redact);
+  return new AgentRun(open, { signal: options.signal, redact: dw.redact, timeoutMs: runTimeoutMs });
 }

@@ -1,23 +1,31 @@
-import { type Dataworkz, readErrorBody } from '@dataworkz/client';
+import { type Dataworkz, excerpt, type Redactor, readErrorBody } from '@dataworkz/client';
 import { NotAStreamError } from './errors.js';
 import { jsonRpcErrorOf } from './json-rpc.js';
 
-function serverMessage(body: unknown): string {
-  if (typeof body === 'string')
-    return body.length > 300 ? `${body.slice(0, 300)}...` : body || '(empty body)';
-  if (typeof body === 'object' && body !== null) {
-    const { message, error } = body as { message?: unknown; error?: unknown };
-    if (typeof message === 'string' && message) return message;
-    if (typeof error === 'string' && error) return error;
-  }
-  const json = JSON.stringify(body);
-  return json.length > 300 ? `${json.slice(0, 300)}...` : json;
+/** An open event stream: its body, and what removes the credential that request sent from server text. */
+export interface EventStreamResponse {
+  body: ReadableStream<Uint8Array>;
+  redact: Redactor;
 }
 
-async function notAStream(response: Response, contentType: string): Promise<Error> {
-  const body = await readErrorBody(response);
+// How much of the server's own words an error message quotes.
+const MESSAGE_CHARS = 300;
+
+function serverMessage(body: unknown): string {
+  if (typeof body === 'string') return excerpt(body, MESSAGE_CHARS) || '(empty body)';
+  if (typeof body === 'object' && body !== null) {
+    const { message, error } = body as { message?: unknown; error?: unknown };
+    if (typeof message === 'string' && message) return excerpt(message, MESSAGE_CHARS);
+    if (typeof error === 'string' && error) return excerpt(error, MESSAGE_CHARS);
+  }
+  return excerpt(JSON.stringify(body), MESSAGE_CHARS);
+}
+
+async function notAStream(response: Response, contentType: string, redact: Redactor): Promise<Error> {
+  // Redacted as it is read, before any cut: no part of a credential survives in the message.
+  const body = await readErrorBody(response, redact);
   const rpcError = jsonRpcErrorOf(body);
-  if (rpcError) return rpcError;
+  if (rpcError) return redact(rpcError);
   return new NotAStreamError(
     response.status,
     body,
@@ -29,6 +37,7 @@ async function notAStream(response: Response, contentType: string): Promise<Erro
 /**
  * POSTs a JSON-RPC request that answers with Server-Sent Events, with the client's credential and
  * typed HTTP errors; a body that is not an event stream is a typed error showing the server's message.
+ * `headersTimeoutMs` bounds the wait for the response headers (default: the client's `timeout`).
  */
 export async function postForEventStream(
   dw: Dataworkz,
@@ -36,16 +45,21 @@ export async function postForEventStream(
   request: unknown,
   headers: Record<string, string>,
   signal: AbortSignal,
-): Promise<ReadableStream<Uint8Array>> {
+  headersTimeoutMs: number | undefined,
+): Promise<EventStreamResponse> {
   const response = await dw.authorizedFetch(endpoint, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json', accept: 'text/event-stream' },
     body: JSON.stringify(request),
     signal,
+    stream: true,
+    timeout: headersTimeoutMs,
+    operation: 'streamAgent',
   });
+  const redact: Redactor = (value) => dw.redact(value, response);
   const contentType = response.headers.get('content-type') ?? '';
   if (!/^\s*text\/event-stream\s*(;|$)/i.test(contentType) || !response.body) {
-    throw await notAStream(response, contentType);
+    throw await notAStream(response, contentType, redact);
   }
-  return response.body;
+  return { body: response.body, redact };
 }

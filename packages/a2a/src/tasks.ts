@@ -7,25 +7,30 @@ import { toRunError } from './failure.js';
 
 export interface TaskCallOptions {
   /** Aborting cancels the request; it rejects with APIUserAbortError. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
+  /** Time-out for the whole call, headers and body, in ms (default: the client's `timeout`). */
+  timeout?: number | undefined;
 }
 
 export interface GetTaskOptions extends TaskCallOptions {
   /** How many of the task's latest history messages to include. */
-  historyLength?: number;
+  historyLength?: number | undefined;
 }
 
 type TaskCall = (transport: JsonRpcTransport, taskId: string, signal: AbortSignal) => Promise<Task>;
 
 // The SDK's transport does the JSON-RPC request and response for these one-shot calls; the client's
-// authorizedFetch adds the credential and maps HTTP statuses to its errors.
+// authorizedFetch adds the credential, maps HTTP statuses to its errors, refreshes a token after a
+// 401, and bounds the call's time and the body the SDK reads (maxResponseBytes).
 async function callTask(
   dw: Dataworkz,
+  operation: string,
   agentId: string,
   taskId: string,
-  signal: AbortSignal | undefined,
+  options: TaskCallOptions,
   call: TaskCall,
 ): Promise<A2ATask> {
+  const { signal, timeout } = options;
   if (typeof taskId !== 'string' || taskId === '') {
     throw new InvalidParameterError('taskId', 'taskId must be a non-empty string.');
   }
@@ -33,14 +38,19 @@ async function callTask(
   const onAbort = () => controller.abort(signal?.reason);
   if (signal?.aborted) onAbort();
   signal?.addEventListener('abort', onAbort, { once: true });
+  let response: Response | undefined;
   const transport = new JsonRpcTransport({
     endpoint: agentEndpoint(dw.baseUrl, agentId),
-    fetchImpl: (input, init) => dw.authorizedFetch(input instanceof Request ? input.url : input, init),
+    fetchImpl: async (input, init) => {
+      const url = input instanceof Request ? input.url : input;
+      response = await dw.authorizedFetch(url, { ...init, timeout, operation });
+      return response;
+    },
   });
   try {
     return (await call(transport, taskId, controller.signal)) as A2ATask;
   } catch (error) {
-    throw dw.redact(toRunError(error, controller.signal, "The agent's response"));
+    throw dw.redact(toRunError(error, controller.signal, "The agent's response"), response);
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
@@ -57,7 +67,7 @@ export async function getTask(
   if (historyLength !== undefined && !(Number.isInteger(historyLength) && historyLength >= 0)) {
     throw new InvalidParameterError('historyLength', 'historyLength must be a non-negative integer.');
   }
-  return callTask(dw, agentId, taskId, options.signal, (transport, id, signal) =>
+  return callTask(dw, 'getTask', agentId, taskId, options, (transport, id, signal) =>
     transport.getTask(historyLength === undefined ? { id } : { id, historyLength }, { signal }),
   );
 }
@@ -69,7 +79,7 @@ export async function cancelTask(
   taskId: string,
   options: TaskCallOptions = {},
 ): Promise<A2ATask> {
-  return callTask(dw, agentId, taskId, options.signal, (transport, id, signal) =>
+  return callTask(dw, 'cancelTask', agentId, taskId, options, (transport, id, signal) =>
     transport.cancelTask({ id }, { signal }),
   );
 }

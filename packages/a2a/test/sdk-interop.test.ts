@@ -5,6 +5,7 @@ import {
   SVC_STATUS_UPDATE,
   streamAgent,
   TaskFailedError,
+  type TaskUpdate,
 } from '@dataworkz/a2a';
 import {
   APIUserAbortError,
@@ -12,6 +13,7 @@ import {
   BadRequestError,
   Dataworkz,
   NotFoundError,
+  type WithUnknownFields,
 } from '@dataworkz/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -28,7 +30,8 @@ function summarise(events: AgentEvent[]): string[] {
   return events.map((event) => {
     switch (event.type) {
       case 'task-update':
-        return `task-update:${String(event.data.step)}`;
+        // This test agent's updates carry a `step` field of their own, outside TaskUpdate.
+        return `task-update:${String((event.data as WithUnknownFields<TaskUpdate>).step)}`;
       case 'status':
         return `status:${event.state}${event.final ? ':final' : ''}`;
       case 'task':

@@ -1,42 +1,87 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { BackoffOptions } from './core/backoff.js';
-import { Credentials, type TokenProvider } from './core/credentials.js';
-import { classifyFailure } from './core/deadline.js';
-import { APIUserAbortError, DataworkzError, errorFromResponse } from './core/errors.js';
+import { guardBody } from './core/body.js';
+import { limitBody } from './core/bounded-body.js';
+import { CallerFailure } from './core/caller-failure.js';
+import { Credentials, type Grant, type TokenProvider } from './core/credentials.js';
+import { type CallSite, Deadline } from './core/deadline.js';
+import {
+  APIUserAbortError,
+  AuthenticationError,
+  DataworkzError,
+  errorFromResponse,
+  InvalidParameterError,
+  MAX_ERROR_BODY_CHARS,
+  ResponseTooLargeError,
+} from './core/errors.js';
 import { Log, type Logger, type LogLevel, resolveLogLevel } from './core/logger.js';
 import { Outgoing } from './core/outgoing.js';
 import { checkHeaderRecord, serializePath, serializeQuery } from './core/params.js';
-import { scrubError } from './core/redact.js';
-import { type Fetch, type SendFetch, Transport } from './core/transport.js';
+import { scrubAny } from './core/redact.js';
+import {
+  checkMaxResponseBytes,
+  checkMaxRetries,
+  checkTimeout,
+  type Fetch,
+  type SendFetch,
+  Transport,
+} from './core/transport.js';
 import type { paths } from './generated/schema.js';
 import { Agents } from './resources/agents.js';
 import { Qna } from './resources/qna.js';
 
 export interface ClientOptions {
   /** The deployment's address, e.g. `https://app.dataworkz.com`. Default: `DATAWORKZ_BASE_URL`. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** An API key, sent as `SSWS <key>`. Default: `DATAWORKZ_API_KEY` (when no token is given). */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** A JWT sent as `Bearer <token>`, or a function returning one (called per request; `refresh` after a 401). */
-  token?: string | TokenProvider;
+  token?: string | TokenProvider | undefined;
   /** The fetch to use (default: the global one). */
-  fetch?: Fetch;
+  fetch?: Fetch | undefined;
   /** Headers sent with every request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Time-out of each attempt in ms (default 600000: answers can take minutes). */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Retries after the first attempt (default 2). */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
+  /** Largest response body the client reads for you, decoded, in bytes (default 64 MiB). */
+  maxResponseBytes?: number | undefined;
   /** Delays between retries (default 500 ms doubling up to 8 s, minus up to 25 % jitter). */
-  backoff?: BackoffOptions;
+  backoff?: BackoffOptions | undefined;
   /** `off`, `error`, `warn` (default), `info` or `debug`. Default: `DATAWORKZ_LOG`. */
-  logLevel?: LogLevel;
+  logLevel?: LogLevel | undefined;
   /** Where log lines go (default: `console`). */
-  logger?: Logger;
+  logger?: Logger | undefined;
+  /**
+   * Allow an `apiKey` in a browser page, where anyone who opens the page can read it (default false:
+   * refused). Prefer `token` with a short-lived token issued to the signed-in user, or calling the API
+   * from your server.
+   */
+  dangerouslyAllowBrowser?: boolean | undefined;
+}
+
+/** A RequestInit for `authorizedFetch`, plus how long to wait and how much to read. */
+export interface AuthorizedInit extends RequestInit {
+  /**
+   * Time-out in ms (default: the client's `timeout`). It covers the headers and the body, or with
+   * `stream` only the wait for the headers.
+   */
+  timeout?: number | undefined;
+  /**
+   * The body is a long-lived stream the caller reads at its own pace (Server-Sent Events): once the
+   * headers arrive, no time-out and no size cap apply; the caller's signal still closes it.
+   */
+  stream?: boolean | undefined;
+  /** Largest body, decoded (default: the client's `maxResponseBytes`); past it the body fails with ResponseTooLargeError. */
+  maxResponseBytes?: number | undefined;
+  /** What error messages call this request (default: `METHOD /path`). */
+  operation?: string | undefined;
 }
 
 const DEFAULT_TIMEOUT_MS = 600_000;
 const DEFAULT_MAX_RETRIES = 2;
+const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 /** The client for the Dataworkz HTTP API. */
 export class Dataworkz {
@@ -49,85 +94,176 @@ export class Dataworkz {
    * credential and default headers and follows redirects safely, but neither retries nor throws.
    */
   readonly raw: Client<paths>;
-  private readonly transport: Transport;
-  private readonly credentials: Credentials;
-  private readonly defaultHeaders: Headers;
+  /** The client's logger: lines below its `logLevel` are dropped, the rest prefixed `[dataworkz]`. */
+  readonly logger: Logger;
+  readonly #transport: Transport;
+  readonly #credentials: Credentials;
+  readonly #defaultHeaders: Headers;
+  // Which authorization each response of authorizedFetch was sent with, so `redact` can remove it.
+  readonly #sentWith = new WeakMap<Response, string>();
 
   constructor(options: ClientOptions = {}) {
     const env = readEnv();
     this.baseUrl = normaliseBaseUrl(options.baseUrl ?? env.DATAWORKZ_BASE_URL);
     const useEnvKey = options.apiKey === undefined && options.token === undefined;
-    this.credentials = new Credentials(
-      useEnvKey ? env.DATAWORKZ_API_KEY || undefined : options.apiKey,
-      options.token,
-    );
+    const apiKey = useEnvKey ? env.DATAWORKZ_API_KEY || undefined : options.apiKey;
+    if (apiKey !== undefined && options.dangerouslyAllowBrowser !== true && isBrowser()) {
+      throw new DataworkzError(
+        'An API key in a browser page can be read by anyone who opens the page, so it is refused. ' +
+          'Use the token option with a short-lived token issued to the signed-in user, or call the API ' +
+          'from your server (a proxy that adds the key). For a local demo, pass dangerouslyAllowBrowser: true.',
+      );
+    }
+    this.#credentials = new Credentials(apiKey, options.token);
     const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
-    if (!(typeof timeout === 'number' && timeout > 0)) {
-      throw new DataworkzError('timeout must be a positive number of milliseconds.');
-    }
     const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-    if (!Number.isInteger(maxRetries) || maxRetries < 0) {
-      throw new DataworkzError('maxRetries must be a non-negative integer.');
-    }
+    const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    checkTimeout(timeout);
+    checkMaxRetries(maxRetries);
+    checkMaxResponseBytes(maxResponseBytes);
     const log = new Log(resolveLogLevel(options.logLevel, env.DATAWORKZ_LOG), options.logger ?? console);
+    this.logger = log;
     const userFetch = options.fetch;
     // Arrows, so a browser's fetch is never called with another `this`.
     const fetchImpl: SendFetch = userFetch
       ? (url, init) => userFetch(new Request(url, init))
       : (url, init) => globalThis.fetch(url, init);
-    this.defaultHeaders = checkHeaders(options.headers);
-    this.transport = new Transport({
+    this.#defaultHeaders = checkHeaders(options.headers);
+    this.#transport = new Transport({
       fetch: fetchImpl,
-      credentials: this.credentials,
+      credentials: this.#credentials,
+      origin: new URL(this.baseUrl).origin,
       timeout,
       maxRetries,
+      maxResponseBytes,
       backoff: options.backoff,
       log,
     });
     this.raw = createClient<paths>({
       baseUrl: this.baseUrl,
-      headers: options.headers,
+      ...(options.headers ? { headers: options.headers } : {}),
       redirect: 'manual',
       pathSerializer: serializePath,
       querySerializer: serializeQuery,
-      fetch: async (request) => this.transport.dispatch(request, await this.credentials.authorization(), 1),
+      fetch: async (request) => {
+        const { authorization } = await this.#credentials.grant();
+        const response = await this.#transport.dispatch(request, authorization, 1);
+        // openapi-fetch reads bodies whole: cap what it can read (an error body is cut, not failed).
+        return response.ok
+          ? limitBody(
+              response,
+              maxResponseBytes,
+              () => new ResponseTooLargeError(response.status, response.headers, maxResponseBytes),
+            )
+          : limitBody(response, MAX_ERROR_BODY_CHARS);
+      },
     });
-    this.agents = new Agents(this.raw, this.transport);
-    this.qna = new Qna(this.raw, this.transport);
+    this.agents = new Agents(this.raw, this.#transport);
+    this.qna = new Qna(this.raw, this.#transport);
   }
 
   /**
    * A fetch that sends this client's credential and default headers, for calls outside the REST
-   * methods (such as the A2A stream). Non-2xx responses reject with the typed APIError; no retries
-   * and no time-out: the caller's `init.signal` governs.
+   * methods (such as the A2A stream). Non-2xx responses reject with the typed APIError (a 401 with a
+   * token function is retried once with a refreshed token); there are no other retries. The
+   * client's `timeout` and `maxResponseBytes` apply unless `init` says otherwise (see `AuthorizedInit`).
    */
-  readonly authorizedFetch = async (input: string | URL, init?: RequestInit): Promise<Response> => {
-    const signal = init?.signal ?? undefined;
-    if (signal?.aborted) throw new APIUserAbortError();
-    const headers = new Headers(this.defaultHeaders);
-    if (init?.headers) {
-      for (const [name, value] of Object.entries(checkHeaderRecord(init.headers))) headers.set(name, value);
+  readonly authorizedFetch = async (input: string | URL, init: AuthorizedInit = {}): Promise<Response> => {
+    const { timeout, stream, maxResponseBytes, operation, ...requestInit } = init;
+    const config = this.#transport.config;
+    const timeoutMs = timeout ?? config.timeout;
+    const maxBytes = maxResponseBytes ?? config.maxResponseBytes;
+    checkTimeout(timeoutMs);
+    checkMaxResponseBytes(maxBytes);
+    const url = absoluteUrl(input);
+    const method = (requestInit.method ?? 'GET').toUpperCase();
+    const site: CallSite = {
+      operation: operation ?? `${method} ${url.pathname}`,
+      origin: url.origin,
+      timeoutMs,
+      covers: stream ? 'headers' : 'response',
+    };
+    const signal = requestInit.signal ?? undefined;
+    if (signal?.aborted) throw new APIUserAbortError(`${site.operation} was aborted.`);
+    const headers = new Headers(this.#defaultHeaders);
+    if (requestInit.headers) {
+      for (const [name, value] of Object.entries(checkHeaderRecord(requestInit.headers))) {
+        headers.set(name, value);
+      }
     }
-    const authorization = await this.credentials.authorization();
-    let response: Response;
-    try {
-      response = await this.transport.dispatch(new Outgoing(input, { ...init, headers }), authorization, 1);
-    } catch (error) {
-      throw classifyFailure(error, signal, false);
+    let grant: Grant = await this.#credentials.grant();
+    for (let attempt = 1; ; attempt++) {
+      const redact = this.#transport.redactorFor(grant.authorization);
+      const deadline = new Deadline(site, signal);
+      let response: Response;
+      try {
+        const request = new Outgoing(url, { ...requestInit, headers, signal: deadline.signal ?? null });
+        response = await this.#transport.dispatch(request, grant.authorization, attempt);
+      } catch (error) {
+        deadline.clear();
+        if (error instanceof CallerFailure) throw error.error;
+        throw redact(deadline.classify(error));
+      }
+      if (response.ok) {
+        let result = response;
+        if (stream) deadline.stopTimer();
+        else result = guardBody(response, deadline, maxBytes);
+        this.#sentWith.set(result, grant.authorization);
+        return result;
+      }
+      const failure = await errorFromResponse(response, redact);
+      deadline.clear();
+      failure.attempts = attempt;
+      if (
+        failure instanceof AuthenticationError &&
+        attempt === 1 &&
+        this.#credentials.refreshable &&
+        isReplayable(requestInit.body)
+      ) {
+        const authorization = await this.#credentials.refresh(grant);
+        if (authorization !== grant.authorization) {
+          grant = { authorization, generation: grant.generation + 1 };
+          continue;
+        }
+      }
+      throw failure;
     }
-    if (!response.ok) throw await errorFromResponse(response, this.transport.scrubText);
-    return response;
   };
 
   /**
-   * Removes every credential this client has sent from an error, in place, and returns it: the
-   * message, stack, data fields and cause. The client's own errors are already clean; this is for
-   * errors built from what a server sent elsewhere (the A2A stream, say).
+   * Removes every credential this client has sent from `value` and returns it: an error in place
+   * (message, stack, data fields, headers, cause), text or parsed JSON as a scrubbed copy. The
+   * client's own errors are already clean; this is for what a server sent elsewhere (the A2A stream,
+   * say). Given the Response `authorizedFetch` returned, it also removes the exact credential that
+   * request sent, however many tokens the client has minted since.
    */
-  readonly redact = <E extends Error>(error: E): E => {
-    scrubError(error, this.credentials.knownSecrets());
-    return error;
+  readonly redact = <T>(value: T, response?: Response): T => {
+    const authorization = response === undefined ? undefined : this.#sentWith.get(response);
+    return scrubAny(value, this.#credentials.secretsFor(authorization));
   };
+}
+
+function absoluteUrl(input: string | URL): URL {
+  try {
+    return new URL(input);
+  } catch {
+    throw new InvalidParameterError('input', 'authorizedFetch needs an absolute http(s) URL.');
+  }
+}
+
+/** Whether a request body can be sent a second time (a stream is consumed by the first send). */
+function isReplayable(body: RequestInit['body']): boolean {
+  return !(typeof ReadableStream !== 'undefined' && body instanceof ReadableStream);
+}
+
+/** A page in a browser (not a server runtime, a worker or an edge function). */
+function isBrowser(): boolean {
+  const scope = globalThis as { window?: { document?: unknown }; navigator?: unknown };
+  return (
+    typeof scope.window === 'object' &&
+    typeof scope.window?.document === 'object' &&
+    scope.navigator !== undefined
+  );
 }
 
 function readEnv(): Record<string, string | undefined> {

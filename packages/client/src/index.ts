@@ -1,7 +1,8 @@
 import { Dataworkz } from './client.js';
 
 export default Dataworkz;
-export { type ClientOptions, Dataworkz } from './client.js';
+export { type AuthorizedInit, type ClientOptions, Dataworkz } from './client.js';
+export { APIPromise, type WithResponse } from './core/api-promise.js';
 export { type BackoffOptions, backoffDelay, retryAfterMs } from './core/backoff.js';
 export type { TokenProvider } from './core/credentials.js';
 export {
@@ -14,6 +15,7 @@ export {
   ConflictError,
   DataworkzError,
   errorFromResponse,
+  excerpt,
   InternalServerError,
   InvalidParameterError,
   MalformedResponseError,
@@ -21,12 +23,16 @@ export {
   PermissionDeniedError,
   QueryFailedError,
   RateLimitError,
+  type Redactor,
+  RedirectError,
+  ResponseTooLargeError,
   readErrorBody,
   UnprocessableEntityError,
 } from './core/errors.js';
 export type { Logger, LogLevel } from './core/logger.js';
 export { serializePath, serializeQuery } from './core/params.js';
 export type { Fetch, RequestOptions } from './core/transport.js';
+export { type DocumentSource, documentIdOf } from './document-id.js';
 export { FilterExpression, type FilterValue, filter } from './filter.js';
 export type { components, operations, paths } from './generated/schema.js';
 export { type Properties, parseProperties, serializeProperties } from './properties.js';

@@ -9,8 +9,10 @@ export type ContextValues = Schemas['ContextValues'];
 export type AgentResponseRequest = Schemas['AgentResponseRequest'];
 export type AgentResponse = Schemas['AgentResponse'];
 export type AgentResponseData = Schemas['AgentResponseData'];
+export type AgentFailedResponse = Schemas['AgentFailedResponse'];
 export type StructuredResponse = Schemas['StructuredResponse'];
 export type ExecutionStatus = Schemas['ExecutionStatus'];
+export type FailedResult = Schemas['FailedResult'];
 export type QueryPlan = Schemas['QueryPlan'];
 export type QueryPlanObject = Schemas['QueryPlanObject'];
 export type QueryPlanStep = Schemas['QueryPlanStep'];
@@ -26,8 +28,16 @@ export type StreamTimeout = Schemas['StreamTimeout'];
 export type QnaSystemMap = Schemas['QnaSystemMap'];
 export type QnaSystemDetails = Schemas['QnaSystemDetails'];
 export type SearchResultItem = Schemas['SearchResultItem'];
+export type SearchResultInfo = Schemas['SearchResultInfo'];
 export type QueryResultFields = Schemas['QueryResultFields'];
 export type SearchResponse = Schemas['SearchResponse'];
 export type AnswerResponse = Schemas['AnswerResponse'];
 export type FilterList = Schemas['FilterList'];
 export type Filter = Schemas['Filter'];
+
+/**
+ * A result type that also admits the fields the spec does not name. Results keep every field the
+ * service sends, but their types declare only the known ones (so a misspelled name does not compile);
+ * cast to this to read the others: `(hit as WithUnknownFields<SearchResultItem>).rank`, typed `unknown`.
+ */
+export type WithUnknownFields<T> = T & { [key: string]: unknown };

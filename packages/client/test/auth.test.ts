@@ -6,9 +6,10 @@ import Dataworkz, {
   errorFromResponse,
   InvalidParameterError,
   NotFoundError,
+  RedirectError,
 } from '@dataworkz/client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { json, startServer, type TestServer } from './support/server.js';
+import { type Handler, json, startServer, type TestServer } from './support/server.js';
 
 let server: TestServer;
 let other: TestServer;
@@ -69,6 +70,43 @@ describe('credentials', () => {
     expect(error).toBeInstanceOf(AuthenticationError);
     expect((error as AuthenticationError).attempts).toBe(2);
     expect(server.requests).toHaveLength(2);
+  });
+
+  it('100 calls that all get a 401 share one refresh, even when a refresh revokes the previous token', async () => {
+    let current = 'token-0';
+    let refreshes = 0;
+    // An identity provider that revokes the previous token on each refresh.
+    const token = async ({ refresh }: { refresh: boolean }) => {
+      if (refresh) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        current = `token-${++refreshes}`;
+      }
+      return current;
+    };
+    const dw = new Dataworkz({ baseUrl: server.url, token, maxRetries: 0 });
+    const accept: Handler = (request, res, raw) =>
+      (request.headers.authorization === 'Bearer token-1'
+        ? json(200, { ok: true })
+        : json(401, { message: 'revoked or expired' }))(request, res, raw);
+    server.reply(...Array.from({ length: 200 }, () => accept));
+    const results = await Promise.all(
+      Array.from({ length: 100 }, () => dw.qna.list().catch((e: unknown) => e)),
+    );
+    expect(results.every((result) => (result as { ok?: boolean }).ok === true)).toBe(true);
+    expect(refreshes).toBe(1);
+    expect(server.requests).toHaveLength(200);
+  });
+
+  it('authorizedFetch refreshes once after a 401, like the methods', async () => {
+    const token = ({ refresh }: { refresh: boolean }) => (refresh ? 'fresh' : 'stale');
+    server.reply(json(401, {}), json(200, { ok: 1 }));
+    const dw = new Dataworkz({ baseUrl: server.url, token });
+    const response = await dw.authorizedFetch(`${server.url}/x`, { method: 'POST', body: '{"a":1}' });
+    expect(await response.json()).toEqual({ ok: 1 });
+    expect(server.requests.map((r) => [r.headers.authorization, r.body])).toEqual([
+      ['Bearer stale', '{"a":1}'],
+      ['Bearer fresh', '{"a":1}'],
+    ]);
   });
 
   it('a 401 with an API key is not retried', async () => {
@@ -189,6 +227,47 @@ describe('redirects', () => {
   });
 });
 
+describe('redirects the client refuses', () => {
+  it('a redirect to a data: URL is a RedirectError, sent once, never resolved as data', async () => {
+    server.reply((_request, res) => {
+      res.writeHead(302, { location: 'data:application/json,{"injected":true}' });
+      res.end();
+    });
+    const error = await new Dataworkz({ baseUrl: server.url, apiKey: 'k' }).qna
+      .list()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RedirectError);
+    expect((error as RedirectError).message).toMatch(/data: URL; only http and https/);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a Location that is not a URL is a RedirectError, not retried', async () => {
+    server.reply((_request, res) => {
+      res.writeHead(302, { location: 'http://[not-an-ip' });
+      res.end();
+    });
+    const error = await new Dataworkz({ baseUrl: server.url, apiKey: 'k' }).qna
+      .list()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RedirectError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('x-api-key and api-key headers are dropped on a cross-origin redirect', async () => {
+    server.reply((_request, res) => {
+      res.writeHead(302, { location: `${other.url}/landing` });
+      res.end();
+    });
+    other.reply(json(200, {}));
+    const headers = { 'x-api-key': 'second-key', 'api-key': 'third-key', 'x-trace': 't' };
+    await new Dataworkz({ baseUrl: server.url, apiKey: 'k', headers }).qna.list();
+    expect(server.requests[0]?.headers).toMatchObject(headers);
+    expect(other.requests[0]?.headers['x-api-key']).toBeUndefined();
+    expect(other.requests[0]?.headers['api-key']).toBeUndefined();
+    expect(other.requests[0]?.headers['x-trace']).toBe('t');
+  });
+});
+
 describe('per-call headers', () => {
   it('are sent, and a value with CR/LF is refused without repeating it', async () => {
     const dw = new Dataworkz({ baseUrl: server.url, apiKey: 'k', headers: { 'x-a': '1' } });
@@ -227,7 +306,7 @@ describe('redirect limits and browsers', () => {
     const error = await new Dataworkz({ baseUrl: server.url, apiKey: 'k' }).qna
       .list()
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(DataworkzError);
+    expect(error).toBeInstanceOf(RedirectError);
     expect((error as Error).message).toBe('Too many redirects (more than 20).');
     expect(server.requests).toHaveLength(21);
   });

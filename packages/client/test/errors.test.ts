@@ -4,6 +4,7 @@ import {
   AuthenticationError,
   BadRequestError,
   ConflictError,
+  Dataworkz,
   errorFromResponse,
   InternalServerError,
   NotFoundError,
@@ -83,9 +84,15 @@ describe('errorFromResponse', () => {
     expect(error.body).toBe('<html>bad gateway</html>');
   });
 
-  it('scrubs a secret the server echoed', async () => {
-    const response = new Response(JSON.stringify({ message: 'bad key SSWS key-123' }), { status: 401 });
-    const error = await errorFromResponse(response, (text) => text.replaceAll('key-123', '[redacted]'));
+  it('scrubs a secret the server echoed, in the body, the message and the headers', async () => {
+    const dw = new Dataworkz({ baseUrl: 'http://127.0.0.1:1', apiKey: 'key-12345678' });
+    const response = new Response(JSON.stringify({ message: 'bad key SSWS key-12345678' }), {
+      status: 401,
+      headers: { 'x-echo-authorization': 'SSWS key-12345678' },
+    });
+    const error = await errorFromResponse(response, dw.redact);
     expect(error.message).toBe('401 bad key SSWS [redacted]');
+    expect(error.body).toEqual({ message: 'bad key SSWS [redacted]' });
+    expect(error.headers.get('x-echo-authorization')).toBe('SSWS [redacted]');
   });
 });

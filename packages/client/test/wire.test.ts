@@ -11,6 +11,7 @@ import Dataworkz, {
   type QnaSystemDetails,
   type QnaSystemMap,
   type SearchResponse,
+  type WithUnknownFields,
 } from '@dataworkz/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { json, startServer, type TestServer } from './support/server.js';
@@ -43,10 +44,12 @@ describe('the client', () => {
 
 describe('agents', () => {
   it('list: GET /api/agents/v1/', async () => {
-    const agents: AgentListItem[] = [
+    const agents: WithUnknownFields<AgentListItem>[] = [
       {
         agentId: 'a-1',
         name: 'Orders',
+        description: 'Order questions',
+        createdByName: 'Dana',
         createdDate: '2026-03-14 09:21:07.412',
         scenariosCount: '3',
         extra: { x: 1 },
@@ -72,10 +75,19 @@ describe('agents', () => {
       status: 'OK',
       data: {
         question: 'Where is order 1001?',
+        systemName: 'Orders',
+        systemId: 'agent 1',
         answer: 'Shipped.',
+        scenario: 'Order status',
+        type: 'agent',
         questionUuid: 'q-1',
         status: 'COMPLETED',
-        structuredResponse: { responseType: 'Finish', structuredOutput: '{"orderId":"1001"}' },
+        structuredResponse: {
+          scenario: 'Order status',
+          agentResponse: 'Shipped.',
+          responseType: 'Finish',
+          structuredOutput: '{"orderId":"1001"}',
+        },
         queryPlan: { steps: [{ id: 's1', type: 'RETRIEVAL' }], messages: [] },
         probe: { nodes: [] },
       },
@@ -165,7 +177,7 @@ describe('qna', () => {
 
   it('filters: GET /api/qna/v1/systems/{systemId}/filters', async () => {
     const filters: FilterList = {
-      filters: [{ name: 'year', type: 'integer', cardinality: 2, values: [2025, 2026] }],
+      filters: [{ name: 'year', type: 'integer', description: 'Year', cardinality: 2, values: [2025, 2026] }],
     };
     server.reply(json(200, filters));
     expect(await dw.qna.filters('sys-1')).toEqual(filters);
@@ -176,11 +188,23 @@ describe('qna', () => {
     const body: SearchResponse = {
       question: 'reset password',
       questionUuid: 'q-2',
+      systemName: 'Docs',
+      systemId: 'sys-1',
       status: 'COMPLETED',
+      queryPlan: 'retrieve',
       searchResultsList: [
-        { source: 'docs`manuals`body', type: 'pdf', data: 'Open Settings', similarityScore: 0.9 },
+        {
+          source: 'docs`manuals`body',
+          type: 'pdf',
+          data: 'Open Settings',
+          link: '/doc',
+          similarityScore: 0.9,
+        },
       ],
+      linksCount: 1,
       pdfCount: 1,
+      wordCount: 0,
+      textCount: 0,
       appliedFilters: "version in ('2.0')",
     };
     server.reply(json(200, body));
@@ -213,6 +237,9 @@ describe('qna', () => {
   it('answer: GET .../answer with questionText and llmProviderId; queryPlan as object or string', async () => {
     const body: AnswerResponse = {
       question: 'How?',
+      questionUuid: 'q-3',
+      systemName: 'Docs',
+      systemId: 'sys-1',
       answer: 'Like this [1].',
       context: [{ source: 's', data: 'd', link: '/doc' }],
       type: 'qna',

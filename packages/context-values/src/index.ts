@@ -1,5 +1,12 @@
 export { ContextValuesError } from './errors.js';
-export { assertContextValues, assertJsonValue, type ContextValues, type JsonValue } from './json.js';
+export {
+  assertContextValues,
+  assertJsonValue,
+  type ContextValues,
+  type JsonValue,
+  snapshotContextValues,
+  snapshotJsonValue,
+} from './json.js';
 export {
   isProvidedValuesPart,
   type MessageWithParts,

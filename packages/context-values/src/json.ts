@@ -27,48 +27,118 @@ function fail(path: string, reason: string): never {
   throw new ContextValuesError(`${path} is not JSON: ${reason}`, path);
 }
 
-function check(value: unknown, at: string, ancestors: Set<unknown>): void {
+function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
+}
+
+/** Runs one read of the caller's data (a getter, a Proxy trap), naming the path if it throws. */
+function read<T>(path: string, get: () => T): T {
+  try {
+    return get();
+  } catch (error) {
+    if (error instanceof ContextValuesError || isStackOverflow(error)) throw error;
+    throw new ContextValuesError(
+      `${path} could not be read: ${String((error as Error)?.message ?? error)}`,
+      path,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+/** A plain-JSON copy of `value`, checked as it is copied: every property is read exactly once. */
+function copy(value: unknown, at: string, ancestors: Set<object>): JsonValue {
   const kind = typeof value;
-  const problem = kind === 'number' && !Number.isFinite(value) ? String(value) : NOT_JSON[kind];
+  if (value === null || kind === 'string' || kind === 'boolean') return value as JsonValue;
+  if (kind === 'number') {
+    if (!Number.isFinite(value)) fail(at, String(value));
+    return value as number;
+  }
+  const problem = NOT_JSON[kind];
   if (problem) fail(at, problem);
-  if (!isRecord(value)) return;
-  if (ancestors.has(value)) fail(at, 'a cycle');
-  const proto = Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null;
-  const isArray = Array.isArray(value);
+  const object = value as object;
+  if (ancestors.has(object)) fail(at, 'a cycle');
+  const isArray = read(at, () => Array.isArray(object));
+  const proto = read(at, () => Object.getPrototypeOf(object) as { constructor?: { name?: string } } | null);
   if (isArray ? proto !== Array.prototype : proto !== Object.prototype && proto !== null) {
     fail(at, `a ${proto?.constructor?.name || 'non-plain object'}`);
   }
-  if (Object.getOwnPropertySymbols(value).length > 0) fail(at, 'symbol keys');
-  ancestors.add(value);
+  if (read(at, () => Object.getOwnPropertySymbols(object)).length > 0) fail(at, 'symbol keys');
+  ancestors.add(object);
+  let result: JsonValue;
   if (isArray) {
-    for (let index = 0; index < value.length; index++) {
-      if (!(index in value)) fail(childPath(at, index), 'an array hole');
-      check(value[index], childPath(at, index), ancestors);
+    const array = object as unknown[];
+    const length = read(at, () => array.length);
+    const items: JsonValue[] = [];
+    for (let index = 0; index < length; index++) {
+      const path = childPath(at, index);
+      if (!read(path, () => index in array)) fail(path, 'an array hole');
+      items.push(
+        copy(
+          read(path, () => array[index]),
+          path,
+          ancestors,
+        ),
+      );
     }
+    result = items;
   } else {
-    for (const key in value) check(value[key], childPath(at, key), ancestors);
+    const record = object as Record<string, unknown>;
+    const entries: { [key: string]: JsonValue } = {};
+    for (const key of read(at, () => Object.keys(record))) {
+      const path = childPath(at, key);
+      // Defined, not assigned, so a key such as __proto__ stays a plain key.
+      Object.defineProperty(entries, key, {
+        value: copy(
+          read(path, () => record[key]),
+          path,
+          ancestors,
+        ),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    result = entries;
   }
-  ancestors.delete(value);
+  ancestors.delete(object);
+  return result;
 }
 
 /**
- * Checks that `value` is plain JSON: finite numbers, strings, booleans, null, arrays without holes and
- * plain objects, with no cycles. Throws a ContextValuesError naming the first offending path.
+ * A plain-JSON copy of `value`, checked as it is made: finite numbers, strings, booleans, null,
+ * arrays without holes and plain objects, with no cycles; every property is read once, so the copy
+ * is exactly what was checked, whatever a getter or Proxy does later. Throws a ContextValuesError
+ * naming the first offending path (also when reading a property throws).
  */
-export function assertJsonValue(value: unknown, path = 'value'): asserts value is JsonValue {
+export function snapshotJsonValue(value: unknown, path = 'value'): JsonValue {
   try {
-    check(value, path, new Set());
+    return copy(value, path, new Set());
   } catch (error) {
     // Nesting deeper than the call stack cannot be serialised by JSON.stringify either.
-    if (error instanceof RangeError) fail(path, 'nested too deeply');
+    if (isStackOverflow(error)) fail(path, 'nested too deeply');
     throw error;
   }
 }
 
-/** Checks that `values` is a plain object of JSON values, as the extension requires. */
-export function assertContextValues(values: unknown, path = 'values'): asserts values is ContextValues {
-  if (!isRecord(values) || Array.isArray(values)) {
+/** Checks that `value` is plain JSON (see `snapshotJsonValue`); throws a ContextValuesError naming the path. */
+export function assertJsonValue(value: unknown, path = 'value'): asserts value is JsonValue {
+  snapshotJsonValue(value, path);
+}
+
+/**
+ * A checked plain-JSON copy of context values: an object of JSON values, as the extension requires,
+ * read once (see `snapshotJsonValue`). Send the copy, and what is sent is what was checked.
+ */
+export function snapshotContextValues(values: unknown, path = 'values'): ContextValues {
+  if (!isRecord(values) || read(path, () => Array.isArray(values))) {
     throw new ContextValuesError(`${path} must be an object of JSON values`, path);
   }
-  assertJsonValue(values, path);
+  return snapshotJsonValue(values, path) as ContextValues;
+}
+
+/** Checks that `values` is a plain object of JSON values, as the extension requires. */
+export function assertContextValues(values: unknown, path = 'values'): asserts values is ContextValues {
+  snapshotContextValues(values, path);
 }

@@ -1,5 +1,5 @@
 import { ContextValuesError } from './errors.js';
-import { assertContextValues, type ContextValues, isRecord } from './json.js';
+import { type ContextValues, isRecord, snapshotContextValues } from './json.js';
 
 /** The message part that carries context values: a data part flagged with the extension URI. */
 export interface ProvidedValuesPart {
@@ -18,13 +18,15 @@ export function isProvidedValuesPart(part: unknown, uri: string): boolean {
   return isRecord(part) && part.kind === 'data' && isRecord(part.metadata) && part.metadata[uri] === true;
 }
 
-/** The data part carrying `values` under the extension `uri`. Throws ContextValuesError for non-JSON values. */
+/**
+ * The data part carrying `values` under the extension `uri`: a checked copy of them, read once (see
+ * `snapshotContextValues`). Throws ContextValuesError for non-JSON values.
+ */
 export function providedValuesPart(values: ContextValues, uri: string): ProvidedValuesPart {
   if (typeof uri !== 'string' || !uri.trim()) {
     throw new ContextValuesError(`Bad extension URI: ${String(uri)}`);
   }
-  assertContextValues(values);
-  return { kind: 'data', data: values, metadata: { [uri]: true } };
+  return { kind: 'data', data: snapshotContextValues(values), metadata: { [uri]: true } };
 }
 
 /**

@@ -19,7 +19,12 @@ export function providedValuesUri(base: string): string {
 
 /** The shape of an agent card this package reads: only the advertised extensions. */
 export interface CardWithExtensions {
-  capabilities?: { extensions?: ReadonlyArray<{ uri?: string } | null | undefined> | null } | null;
+  capabilities?:
+    | {
+        extensions?: ReadonlyArray<{ uri?: string | undefined } | null | undefined> | null | undefined;
+      }
+    | null
+    | undefined;
 }
 
 /** The provided-values extension URI an agent card advertises, or undefined when it advertises none. */

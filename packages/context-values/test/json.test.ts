@@ -1,4 +1,9 @@
-import { assertContextValues, assertJsonValue, ContextValuesError } from '@dataworkz/context-values';
+import {
+  assertContextValues,
+  assertJsonValue,
+  ContextValuesError,
+  snapshotContextValues,
+} from '@dataworkz/context-values';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
@@ -103,6 +108,65 @@ describe('assertJsonValue', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('reading the values', () => {
+  it('a getter that throws is a ContextValuesError naming the path, with the cause', () => {
+    const broken = new Error('getter broke');
+    const values = {
+      profile: {
+        get tier() {
+          throw broken;
+        },
+      },
+    };
+    let error: unknown;
+    try {
+      assertContextValues(values);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ContextValuesError);
+    expect(error).toMatchObject({ path: 'values.profile.tier', parameter: 'values', cause: broken });
+    expect((error as Error).message).toBe('values.profile.tier could not be read: getter broke');
+  });
+
+  it('a Proxy whose traps throw is a ContextValuesError, never a raw error', () => {
+    const trap = () => {
+      throw new TypeError('trap');
+    };
+    for (const handler of [{ ownKeys: trap }, { get: trap }, { getPrototypeOf: trap }]) {
+      const proxy = new Proxy({ a: 1 }, handler);
+      expect(() => assertContextValues({ proxy })).toThrow(ContextValuesError);
+    }
+    const revocable = Proxy.revocable({}, {});
+    revocable.revoke();
+    expect(() => assertContextValues({ gone: revocable.proxy })).toThrow(ContextValuesError);
+  });
+
+  it('a snapshot is a plain copy read once: later changes to the original do not reach it', () => {
+    let reads = 0;
+    const values = {
+      get count() {
+        reads += 1;
+        return reads;
+      },
+      list: [1, { b: 2 }],
+    };
+    const copy = snapshotContextValues(values);
+    expect(copy).toEqual({ count: 1, list: [1, { b: 2 }] });
+    expect(reads).toBe(1);
+    (values.list[1] as { b: number }).b = 3;
+    expect(copy).toEqual({ count: 1, list: [1, { b: 2 }] });
+    expect(Object.getOwnPropertyDescriptor(copy, 'count')).toMatchObject({ value: 1 });
+  });
+
+  it('keeps a __proto__ name as a plain key', () => {
+    const values = JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, unknown>;
+    const copy = snapshotContextValues(values);
+    expect(Object.keys(copy)).toEqual(['__proto__']);
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
   });
 });
 

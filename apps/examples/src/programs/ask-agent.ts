@@ -19,16 +19,17 @@ const response = await dw.agents.respond(agentId, {
   contextValues: { userName: 'Ada' },
 });
 
+// A failed execution (`data.status: FAILED`) rejects with QueryFailedError, as search and answer do.
 const { data } = response;
-heading(`${data?.systemName ?? 'Agent'} answered (${response.status ?? '?'})`);
-field('question', data?.question ?? '');
-field('scenario', data?.scenario ?? '');
-field('answer', excerpt(data?.answer ?? ''));
-field('questionUuid', data?.questionUuid ?? '');
+heading(`${data.systemName} answered (${response.status})`);
+field('question', data.question);
+field('scenario', data.scenario);
+field('answer', excerpt(data.answer));
+field('questionUuid', data.questionUuid);
 
 // Present only when the agent has a structured response configured.
-if (data?.structuredResponse) {
+if (data.structuredResponse) {
   heading('Structured response');
-  field('responseType', data.structuredResponse.responseType ?? '');
-  field('structuredOutput', data.structuredResponse.structuredOutput ?? '');
+  field('responseType', data.structuredResponse.responseType);
+  field('structuredOutput', data.structuredResponse.structuredOutput);
 }

@@ -1,24 +1,23 @@
-// Download a document: find one through a search result's link, then read its bytes.
-import Dataworkz from '@dataworkz/client';
+// Download a document: take a search result, then read the bytes of the document it came from.
+import Dataworkz, { documentIdOf } from '@dataworkz/client';
 import { excerpt, field, heading } from '../support/output.js';
 import { chooseSystemId } from '../support/target.js';
 
 const dw = new Dataworkz();
 const systemId = await chooseSystemId(dw);
 
-// A search result's link names the document it came from (`...?documentId=...`).
-const { searchResultsList = [] } = await dw.qna.search(systemId, { query: 'install' });
-const documentId = searchResultsList
-  .map((hit) => (hit.link ? new URL(hit.link, dw.baseUrl).searchParams.get('documentId') : null))
-  .find((id): id is string => Boolean(id));
-if (!documentId) throw new Error('No search result links to a document of this system.');
+// `documentIdOf` finds the document id a result names (a field, its metadata, or its link).
+const { searchResultsList } = await dw.qna.search(systemId, { query: 'install' });
+const hit = searchResultsList.find((result) => documentIdOf(result) !== undefined);
+if (!hit) throw new Error('No search result of this system names its document.');
 
-// The document comes back as a Response: read it as text, bytes, a Blob or a stream.
-const response = await dw.qna.document(systemId, { documentId });
+// The result itself is enough to ask for its document; it comes back as a Response: read it as
+// text, bytes, a Blob or a stream.
+const response = await dw.qna.document(systemId, hit);
 const contentType = response.headers.get('content-type') ?? 'unknown';
 const bytes = new Uint8Array(await response.arrayBuffer());
 
-heading(`Document ${documentId}`);
+heading(`Document ${documentIdOf(hit)} (${hit.source})`);
 field('content type', contentType);
 field('size', `${bytes.byteLength} bytes`);
 if (/^text\/|json|markdown/.test(contentType)) {

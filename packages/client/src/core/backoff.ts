@@ -1,9 +1,9 @@
 /** Delays between attempts. */
 export interface BackoffOptions {
   /** Delay before the first retry, in ms (default 500); doubled for each further retry. */
-  initialDelayMs?: number;
+  initialDelayMs?: number | undefined;
   /** Upper bound of the computed delay, in ms (default 8000). */
-  maxDelayMs?: number;
+  maxDelayMs?: number | undefined;
 }
 
 const DEFAULT_INITIAL_DELAY_MS = 500;

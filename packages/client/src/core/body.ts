@@ -1,15 +1,26 @@
+import { limitBody } from './bounded-body.js';
 import type { Deadline } from './deadline.js';
+import { ResponseTooLargeError } from './errors.js';
 
 /**
  * A copy of `response` whose body stays under the call's deadline while the caller reads it:
  * a time-out, abort or dropped connection mid-body surfaces as this package's typed error, and the
- * timer is released when the body ends or is cancelled.
+ * timer is released when the body ends or is cancelled. With `maxBytes`, a longer body fails with
+ * ResponseTooLargeError at the limit.
  */
-export function guardBody(response: Response, deadline: Deadline): Response {
-  const source = response.body;
+export function guardBody(response: Response, deadline: Deadline, maxBytes?: number): Response {
+  const limited =
+    maxBytes === undefined
+      ? response
+      : limitBody(
+          response,
+          maxBytes,
+          () => new ResponseTooLargeError(response.status, response.headers, maxBytes),
+        );
+  const source = limited.body;
   if (source === null) {
     deadline.clear();
-    return response;
+    return limited;
   }
   const reader = source.getReader();
   const body = new ReadableStream<Uint8Array>({

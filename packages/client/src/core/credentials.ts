@@ -3,8 +3,17 @@ import { DataworkzError } from './errors.js';
 /** Called before each request; `refresh` is true after a 401, when a cached token should be renewed. */
 export type TokenProvider = (context: { refresh: boolean }) => string | Promise<string>;
 
+/** The `Authorization` value one request sends, and which refresh it came after. */
+export interface Grant {
+  authorization: string;
+  /** The number of refreshes completed when it was obtained. */
+  generation: number;
+}
+
 // Visible ASCII and spaces only: CR, LF or other controls could split or forge a header.
 const HEADER_VALUE = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/;
+// Servers refuse longer header lines; the bound also lets error text be scrubbed with a fixed margin.
+const MAX_SECRET_LENGTH = 8 * 1024;
 // A token function's results are remembered this long so error bodies echoing one can be scrubbed.
 const REMEMBERED_TOKENS = 4;
 
@@ -14,6 +23,9 @@ export class Credentials {
   readonly #fixed: string | undefined;
   readonly #provider: TokenProvider | undefined;
   readonly #secrets: string[] = [];
+  #generation = 0;
+  #refreshing: Promise<string> | undefined;
+  #refreshed: string | undefined;
 
   constructor(apiKey: string | undefined, token: string | TokenProvider | undefined) {
     if (apiKey !== undefined && token !== undefined) {
@@ -40,9 +52,50 @@ export class Credentials {
     return this.#fixed;
   }
 
-  /** The header value; calls the token function when there is one. */
-  async authorization(refresh = false): Promise<string> {
-    if (this.#fixed !== undefined) return this.#fixed;
+  get refreshable(): boolean {
+    return this.#provider !== undefined;
+  }
+
+  /** The header value for a new request; calls the token function when there is one. */
+  async grant(): Promise<Grant> {
+    const generation = this.#generation;
+    if (this.#fixed !== undefined) return { authorization: this.#fixed, generation };
+    return { authorization: await this.#call(false), generation };
+  }
+
+  /**
+   * The header value to retry with after a 401 on `stale`. One refresh runs at a time: calls that get
+   * a 401 while it runs share its result, and a call whose token predates a finished refresh takes
+   * that refresh's token, so an identity provider that revokes the previous token on refresh sees
+   * one refresh, not one per call.
+   */
+  async refresh(stale: Grant): Promise<string> {
+    if (this.#refreshing) return this.#refreshing;
+    if (stale.generation < this.#generation && this.#refreshed !== undefined) return this.#refreshed;
+    const refreshing = this.#call(true);
+    this.#refreshing = refreshing;
+    try {
+      this.#refreshed = await refreshing;
+      this.#generation += 1;
+      return this.#refreshed;
+    } finally {
+      this.#refreshing = undefined;
+    }
+  }
+
+  /** Every secret this client has sent recently, for scrubbing text that might echo one. */
+  knownSecrets(): readonly string[] {
+    return this.#secrets;
+  }
+
+  /** The known secrets plus the one `authorization` carries: what a request that sent it must scrub. */
+  secretsFor(authorization: string | undefined): readonly string[] {
+    if (authorization === undefined) return this.#secrets;
+    const secret = authorization.slice(authorization.indexOf(' ') + 1);
+    return this.#secrets.includes(secret) ? this.#secrets : [...this.#secrets, secret];
+  }
+
+  async #call(refresh: boolean): Promise<string> {
     const provider = this.#provider as TokenProvider;
     let token: unknown;
     try {
@@ -57,20 +110,14 @@ export class Credentials {
     }
     return `Bearer ${value}`;
   }
-
-  get refreshable(): boolean {
-    return this.#provider !== undefined;
-  }
-
-  /** Every secret this client has sent, for scrubbing text that might echo one. */
-  knownSecrets(): readonly string[] {
-    return this.#secrets;
-  }
 }
 
 function checkSecret(value: unknown, what: string): string {
   if (typeof value !== 'string' || value.length === 0) {
     throw new DataworkzError(`${what} must be a non-empty string.`);
+  }
+  if (value.length > MAX_SECRET_LENGTH) {
+    throw new DataworkzError(`${what} is longer than ${MAX_SECRET_LENGTH} characters.`);
   }
   // The message never repeats the value: it is a secret.
   if (!HEADER_VALUE.test(value)) {

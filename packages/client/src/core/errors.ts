@@ -1,23 +1,39 @@
-/** The base of every error this package throws. */
+import { readBoundedText } from './bounded-body.js';
+
+// Carried by every error of the family. Packages that stay free of dependencies (context-values)
+// mark their errors with it, and `instanceof DataworkzError` recognises them (and errors of another
+// copy of this package) by it.
+const FAMILY = Symbol.for('@dataworkz/error');
+
+/** The base of every error this package (and its sibling packages) throws. */
 export class DataworkzError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class `instanceof` asks about, a subclass included.
+    if (this !== DataworkzError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return value instanceof Error && (value as { [FAMILY]?: unknown })[FAMILY] === true;
+  }
+
   // Written out: minifiers rename classes, and the name is what logs show.
   override name = 'DataworkzError';
-  /** How many HTTP attempts were made before this error was thrown (set by the request pipeline). */
-  attempts: number | undefined;
+  /**
+   * How many HTTP attempts were made before this error was thrown (set by the request pipeline;
+   * absent on errors thrown before anything was sent).
+   */
+  declare attempts?: number;
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.attempts = undefined;
   }
 }
+Object.defineProperty(DataworkzError.prototype, FAMILY, { value: true });
 
 /** A method was called with a missing or invalid argument; nothing was sent. */
 export class InvalidParameterError extends DataworkzError {
   override name = 'InvalidParameterError';
   readonly parameter: string;
 
-  constructor(parameter: string, message: string) {
-    super(message);
+  constructor(parameter: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.parameter = parameter;
   }
 }
@@ -36,16 +52,18 @@ export class APIError extends DataworkzError {
   override name = 'APIError';
   readonly status: number;
   readonly headers: Headers;
-  /** The parsed JSON body when it was JSON, else its text (possibly empty). */
-  readonly body: unknown;
-  readonly requestId: string | undefined;
+  /** The parsed JSON body when it was JSON, else its text (possibly empty); absent when none was read. */
+  declare readonly body?: unknown;
+  /** The request id the service sent, if any (absent otherwise, so printed errors stay short). */
+  declare readonly requestId?: string;
 
   constructor(status: number, body: unknown, headers: Headers, message?: string) {
     super(message ?? describeStatus(status, body));
     this.status = status;
     this.headers = copySafeHeaders(headers);
-    this.body = body;
-    this.requestId = findRequestId(headers);
+    if (body !== undefined) this.body = body;
+    const requestId = findRequestId(headers);
+    if (requestId !== undefined) this.requestId = requestId;
   }
 
   /** The subclass for a status: 404 gives a NotFoundError, 503 an InternalServerError, and so on. */
@@ -85,15 +103,54 @@ export class MalformedResponseError extends APIError {
   override name = 'MalformedResponseError';
 }
 
-/** A search or answer came back with `status: FAILED`; `failureReason` says why, `body` is the parsed response. */
+/**
+ * A search, an answer or the deprecated agent call came back with `status: FAILED` (for the agent
+ * call, `data.status`); `failureReason` says why, `body` is the parsed response.
+ */
 export class QueryFailedError extends APIError {
   override name = 'QueryFailedError';
-  readonly failureReason: string | undefined;
+  declare readonly failureReason?: string;
 
-  constructor(status: number, body: unknown, headers: Headers) {
-    const failureReason = readString(body, 'failureReason');
+  constructor(
+    status: number,
+    body: unknown,
+    headers: Headers,
+    failureReason = readString(body, 'failureReason'),
+  ) {
     super(status, body, headers, `Query failed: ${failureReason ?? 'no failureReason given'}`);
-    this.failureReason = failureReason;
+    if (failureReason !== undefined) this.failureReason = failureReason;
+  }
+}
+
+/**
+ * A successful response whose body, decoded, is larger than `maxResponseBytes`: reading stopped at
+ * the limit (so a compressed body cannot inflate without bound) and the request is not retried.
+ */
+export class ResponseTooLargeError extends APIError {
+  override name = 'ResponseTooLargeError';
+  /** The limit in force, in bytes. */
+  readonly maxResponseBytes: number;
+
+  constructor(status: number, headers: Headers, maxResponseBytes: number) {
+    super(
+      status,
+      undefined,
+      headers,
+      `The response body is larger than maxResponseBytes (${maxResponseBytes} bytes); reading stopped there.`,
+    );
+    this.maxResponseBytes = maxResponseBytes;
+  }
+}
+
+/** A redirect the client refuses to follow: a target that is not http(s), an unreadable `Location`, or too many hops. */
+export class RedirectError extends DataworkzError {
+  override name = 'RedirectError';
+  /** The redirect's status. */
+  readonly status: number;
+
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
   }
 }
 
@@ -160,13 +217,14 @@ function readObject(body: unknown, key: string): unknown {
   return typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[key] : undefined;
 }
 
-function readString(body: unknown, key: string): string | undefined {
+export function readString(body: unknown, key: string): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const value = (body as Record<string, unknown>)[key];
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
 
-function findRequestId(headers: Headers): string | undefined {
+/** The request id a response names, under any of the usual header names. */
+export function findRequestId(headers: Headers): string | undefined {
   for (const name of REQUEST_ID_HEADERS) {
     const value = headers.get(name);
     if (value) return value;
@@ -182,51 +240,45 @@ function copySafeHeaders(headers: Headers): Headers {
   return copy;
 }
 
-// Enough of an error body to show the server's message, without reading or keeping an unbounded one.
-const MAX_ERROR_BODY_CHARS = 64 * 1024;
+/** What removes credentials from server text or data before it is kept: see `Dataworkz.redact`. */
+export type Redactor = <T>(value: T) => T;
 
-/** An error body as an error keeps it: text beyond 64 KiB is cut off. */
-export function boundErrorBody(body: unknown): unknown {
-  return typeof body === 'string' && body.length > MAX_ERROR_BODY_CHARS
-    ? body.slice(0, MAX_ERROR_BODY_CHARS)
-    : body;
+const keepAsIs: Redactor = (value) => value;
+
+// Enough of an error body to show the server's message, without reading or keeping an unbounded one.
+export const MAX_ERROR_BODY_CHARS = 64 * 1024;
+// Read this far past what is kept, so a credential the cut would split is read whole and removed
+// (credentials are at most 8 KiB; JSON escaping can double one).
+const SCRUB_MARGIN_BYTES = 16 * 1024;
+
+/** `text` (already redacted) cut to `max` characters, marked with `...` when cut. */
+export function excerpt(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}...` : text;
 }
 
 /**
  * The body of a response that is not what the caller expected (an error status, a JSON body where a
- * stream was due): at most 64 KiB of it, parsed as JSON when it parses, else its text. A body that
- * breaks off yields what arrived before the break.
+ * stream was due), as an error keeps it: at most 64 KiB of text, parsed as JSON when it parses, with
+ * every credential `redact` knows removed before anything is cut. A body that breaks off yields what
+ * arrived before the break. Reading stops at the limit, so a huge or endless body costs nothing more.
  */
-export async function readErrorBody(response: Response, scrub?: (text: string) => string): Promise<unknown> {
-  let text = '';
-  const reader = response.body?.getReader();
-  if (reader) {
-    const decoder = new TextDecoder();
-    try {
-      while (text.length < MAX_ERROR_BODY_CHARS) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        text += decoder.decode(value, { stream: true });
-      }
-    } catch {
-      // What arrived before the break is still the best account of the failure.
-    } finally {
-      reader.cancel().catch(() => {});
-    }
-  }
-  text = boundErrorBody(text) as string;
-  return parseBody(scrub ? scrub(text) : text);
+export async function readErrorBody(response: Response, redact: Redactor = keepAsIs): Promise<unknown> {
+  const { text } = await readBoundedText(response.body, MAX_ERROR_BODY_CHARS + SCRUB_MARGIN_BYTES, true);
+  const parsed = text.length <= MAX_ERROR_BODY_CHARS ? parseBody(text) : text;
+  const clean = redact(parsed);
+  return typeof clean === 'string' && clean.length > MAX_ERROR_BODY_CHARS
+    ? clean.slice(0, MAX_ERROR_BODY_CHARS)
+    : clean;
 }
 
 /**
  * The typed error for a non-2xx response: reads and parses its body (JSON when it parses, else text),
- * takes the request id from the headers. Usable on any Response, e.g. one from `authorizedFetch`.
+ * takes the request id from the headers. Usable on any Response, e.g. one from `authorizedFetch`;
+ * `redact` (e.g. `dw.redact`) removes credentials from the body and headers.
  */
-export async function errorFromResponse(
-  response: Response,
-  scrub?: (text: string) => string,
-): Promise<APIError> {
-  return APIError.generate(response.status, await readErrorBody(response, scrub), response.headers);
+export async function errorFromResponse(response: Response, redact: Redactor = keepAsIs): Promise<APIError> {
+  const body = await readErrorBody(response, redact);
+  return redact(APIError.generate(response.status, body, response.headers));
 }
 
 /** JSON when the text parses as JSON, the text itself otherwise. */

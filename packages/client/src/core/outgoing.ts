@@ -6,7 +6,8 @@ export class Outgoing {
   readonly url: string;
   readonly method: string;
   readonly headers: Headers;
-  readonly body: BodyInit | null;
+  // RequestInit's own member type: `BodyInit` is a DOM-only name that @types/node does not declare.
+  readonly body: NonNullable<RequestInit['body']> | null;
   readonly signal: AbortSignal | null;
 
   constructor(input: string | URL, init: RequestInit = {}) {

@@ -34,6 +34,18 @@ export function requireId(name: string, value: unknown): string {
   return id;
 }
 
+/** `T` with its possibly-undefined properties made optional and defined when present. */
+export type Defined<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
+  [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>;
+};
+
+/** A copy of `value` without its undefined properties: what an optional parameter left out looks like. */
+export function withoutUndefined<T extends object>(value: T): Defined<T> {
+  const out: Record<string, unknown> = {};
+  for (const key in value) if (value[key] !== undefined) out[key] = value[key];
+  return out as Defined<T>;
+}
+
 /** Fills `{name}` placeholders with percent-encoded segments, so a value can never change the path. */
 export function serializePath(pathname: string, params: Record<string, unknown>): string {
   return pathname.replace(/\{([^{}]+)\}/g, (_match, name: string) =>
@@ -60,7 +72,8 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /** Headers as a record, every value checked; the message never repeats a value (it may be a secret). */
-export function checkHeaderRecord(headers: HeadersInit): Record<string, string> {
+// RequestInit's own member type: `HeadersInit` is a DOM-only name that @types/node does not declare.
+export function checkHeaderRecord(headers: NonNullable<RequestInit['headers']>): Record<string, string> {
   const record: Record<string, string> = {};
   const entries =
     headers instanceof Headers

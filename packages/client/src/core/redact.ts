@@ -33,11 +33,17 @@ export function redactUrl(url: string): string {
   return changed ? parsed.toString() : url;
 }
 
-/** Replaces every occurrence of each secret in `text` (a server echoing a credential must not leak it). */
-export function scrubSecrets(text: string, secrets: readonly string[]): string {
+/**
+ * Replaces every occurrence of each secret in `text`, as it is and as it reads inside a JSON string
+ * (with `"` and `\` escaped): a server echoing a credential must not leak it, however it quotes it.
+ */
+function scrubSecrets(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) {
-    if (secret.length >= MIN_SCRUBBED_LENGTH && out.includes(secret)) out = out.split(secret).join(REDACTED);
+    if (secret.length < MIN_SCRUBBED_LENGTH) continue;
+    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    const escaped = JSON.stringify(secret).slice(1, -1);
+    if (escaped !== secret && out.includes(escaped)) out = out.split(escaped).join(REDACTED);
   }
   return out;
 }
@@ -48,28 +54,51 @@ function isPlainData(value: object): boolean {
 }
 
 /** A parsed body with every secret removed; returned unchanged when none occurs. */
-export function scrubValue(value: unknown, secrets: readonly string[]): unknown {
+function scrubValue(value: unknown, secrets: readonly string[]): unknown {
   if (secrets.length === 0) return value;
   if (typeof value === 'string') return scrubSecrets(value, secrets);
   // Class instances (Headers, errors) are not data; JSON would flatten them.
   if (value === null || typeof value !== 'object' || !isPlainData(value)) return value;
   const text = JSON.stringify(value);
-  // A secret inside JSON text may appear with its special characters escaped.
-  const scrubbed = scrubSecrets(text, [...secrets, ...secrets.map((s) => JSON.stringify(s).slice(1, -1))]);
+  const scrubbed = scrubSecrets(text, secrets);
   return scrubbed === text ? value : JSON.parse(scrubbed);
+}
+
+/** Headers with every secret removed from their values; the same object when none occurs. */
+function scrubHeaders(headers: Headers, secrets: readonly string[]): Headers {
+  let changed = false;
+  const copy = new Headers();
+  headers.forEach((value, name) => {
+    const scrubbed = scrubSecrets(value, secrets);
+    if (scrubbed !== value) changed = true;
+    copy.append(name, scrubbed);
+  });
+  return changed ? copy : headers;
+}
+
+/** Any value with every secret removed: an error in place, text or parsed JSON as a scrubbed copy. */
+export function scrubAny<T>(value: T, secrets: readonly string[]): T {
+  if (value instanceof Error) {
+    scrubError(value, secrets);
+    return value;
+  }
+  return scrubValue(value, secrets) as T;
 }
 
 /**
  * Removes secrets a server echoed from an error, in place: its message, stack and every own data
- * field (body, failureReason, a JSON-RPC error's data, ...), and its cause, likewise.
+ * field (body, headers, failureReason, a JSON-RPC error's data, ...), and its cause, likewise.
  */
-export function scrubError(error: Error, secrets: readonly string[]): void {
+function scrubError(error: Error, secrets: readonly string[]): void {
   if (secrets.length === 0) return;
   for (let current: unknown = error, depth = 0; current instanceof Error && depth < 8; depth++) {
     for (const key of Object.getOwnPropertyNames(current)) {
       const descriptor = Object.getOwnPropertyDescriptor(current, key);
       if (!descriptor || !('value' in descriptor) || descriptor.value === undefined) continue;
-      const scrubbed = scrubValue(descriptor.value, secrets);
+      const scrubbed =
+        descriptor.value instanceof Headers
+          ? scrubHeaders(descriptor.value, secrets)
+          : scrubValue(descriptor.value, secrets);
       if (scrubbed !== descriptor.value) {
         Object.defineProperty(current, key, { ...descriptor, value: scrubbed, writable: true });
       }

@@ -1,34 +1,46 @@
+import type { WithResponse } from './api-promise.js';
 import { type BackoffOptions, retryDelay } from './backoff.js';
-import type { Credentials } from './credentials.js';
-import { classifyFailure, Deadline, sleep } from './deadline.js';
+import { CallerFailure, callerCode } from './caller-failure.js';
+import type { Credentials, Grant } from './credentials.js';
+import { type CallSite, classifyFailure, Deadline, sleep } from './deadline.js';
 import {
   APIConnectionError,
   APIError,
   AuthenticationError,
-  boundErrorBody,
-  DataworkzError,
+  type DataworkzError,
+  errorFromResponse,
+  findRequestId,
   InvalidParameterError,
+  type Redactor,
+  RedirectError,
 } from './errors.js';
 import type { Log } from './logger.js';
 import { Outgoing } from './outgoing.js';
 import { checkHeaderRecord } from './params.js';
-import { redactHeaders, redactUrl, scrubError, scrubSecrets, scrubValue } from './redact.js';
+import { redactHeaders, redactUrl, scrubAny } from './redact.js';
 
 /** Options every method takes as its last argument. */
 export interface RequestOptions {
   /** Aborts the call (including a pending retry wait) with APIUserAbortError. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Time-out of each attempt in ms, covering the response headers and body. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Extra headers for this call. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Retries after the first attempt. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
+  /**
+   * Largest response body, decoded, in bytes: a longer one stops reading at the limit and rejects
+   * with ResponseTooLargeError. For `qna.document()`, whose body you read, only this per-call value
+   * applies (no default).
+   */
+  maxResponseBytes?: number | undefined;
   /**
    * Receives the successful HTTP response (status, headers such as `x-request-id`) before the result
-   * is returned. Its body belongs to the method: read the result, not the body.
+   * is returned. Its body belongs to the method: read the result, not the body. Whatever it throws
+   * rejects the call as it is, without a retry.
    */
-  onResponse?: (response: Response) => void;
+  onResponse?: ((response: Response) => void) | undefined;
 }
 
 /** A custom fetch (the `fetch` option): receives each outgoing Request; the global `fetch` fits. */
@@ -40,8 +52,8 @@ export type SendFetch = (url: string, init: RequestInit) => Promise<Response>;
 /** What one attempt hands to openapi-fetch. */
 export interface AttemptInit {
   /** Absent when the attempt has neither a time-out nor a caller's signal. */
-  signal: AbortSignal | undefined;
-  headers: Record<string, string> | undefined;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
   fetch: (request: Request) => Promise<Response>;
   Request: typeof Request;
 }
@@ -53,24 +65,39 @@ export interface AttemptResult {
   response: Response;
 }
 
+/** What reading a successful response may use. */
+export interface Attempt {
+  /** The attempt's time-out and signal; a reader that keeps the deadline must clear it. */
+  deadline: Deadline;
+  /** Removes the credential this attempt sent (and every other known one) from server text. */
+  redact: Redactor;
+  /** The body limit in force, in bytes. */
+  maxResponseBytes: number;
+  /** The per-call `maxResponseBytes`, when one was given. */
+  callMaxResponseBytes: number | undefined;
+}
+
 export interface TransportConfig {
   fetch: SendFetch;
   credentials: Credentials;
+  /** The origin requests go to, for error messages. */
+  origin: string;
   timeout: number;
   maxRetries: number;
+  maxResponseBytes: number;
   backoff: BackoffOptions | undefined;
   log: Log;
 }
 
 const NO_OPTIONS: RequestOptions = {};
 const MAX_REDIRECTS = 20;
-// Never forwarded to another origin by a redirect.
-const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
+// Never forwarded to another origin by a redirect: what the log redaction treats as credentials.
+const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'api-key'];
 const RETRYABLE_STATUS = new Set([408, 409, 429]);
 
 /** The request pipeline: credentials, redirects, time-outs, retries, typed errors and logging. */
 export class Transport {
-  private readonly config: TransportConfig;
+  readonly config: TransportConfig;
 
   constructor(config: TransportConfig) {
     this.config = config;
@@ -82,63 +109,89 @@ export class Transport {
    * `read` takes over the deadline (for bodies the caller reads later) and must clear it.
    */
   async execute<T>(
+    operation: string,
     send: (init: AttemptInit) => Promise<AttemptResult>,
-    read: (result: AttemptResult, deadline: Deadline) => T,
+    read: (result: AttemptResult, attempt: Attempt) => T | Promise<T>,
     options: RequestOptions = NO_OPTIONS,
     keepDeadline = false,
-  ): Promise<T> {
+  ): Promise<WithResponse<T>> {
     const { credentials, log } = this.config;
     const maxRetries = options.maxRetries ?? this.config.maxRetries;
     const timeout = options.timeout ?? this.config.timeout;
+    const callMaxResponseBytes = options.maxResponseBytes;
+    const maxResponseBytes = callMaxResponseBytes ?? this.config.maxResponseBytes;
     const signal = options.signal;
-    if (!Number.isInteger(maxRetries) || maxRetries < 0) {
-      throw new InvalidParameterError('maxRetries', 'maxRetries must be a non-negative integer.');
-    }
-    if (!(typeof timeout === 'number' && timeout > 0)) {
-      throw new InvalidParameterError('timeout', 'timeout must be a positive number of milliseconds.');
-    }
+    checkMaxRetries(maxRetries);
+    checkTimeout(timeout);
+    checkMaxResponseBytes(maxResponseBytes);
     if (options.headers !== undefined) checkHeaderRecord(options.headers);
-    let authorization = credentials.fixedAuthorization;
+    const site: CallSite = { operation, origin: this.config.origin, timeoutMs: timeout };
+    const fixed = credentials.fixedAuthorization;
+    let grant: Grant | undefined = fixed === undefined ? undefined : { authorization: fixed, generation: 0 };
     let refreshed = false;
     let retries = 0;
     for (let attempt = 1; ; attempt++) {
-      if (signal?.aborted) throw withAttempts(classifyFailure(signal.reason, signal, false), attempt - 1);
-      if (authorization === undefined) authorization = await credentials.authorization();
-      const sentAuthorization = authorization;
-      const deadline = new Deadline(timeout, signal);
+      if (signal?.aborted)
+        throw withAttempts(classifyFailure(signal.reason, signal, false, site), attempt - 1);
+      grant ??= await credentials.grant();
+      const sent = grant;
+      const redact = this.redactorFor(sent.authorization);
+      const deadline = new Deadline(site, signal);
+      // A non-2xx response, its body unread: the pipeline reads it itself, bounded.
+      let refused: Response | undefined;
       let failure: DataworkzError;
       try {
-        const result = await send({
-          signal: deadline.signal,
-          headers: options.headers,
-          fetch: (request) => this.dispatch(request, sentAuthorization, attempt),
+        const init: AttemptInit = {
+          fetch: async (request) => {
+            const response = await this.dispatch(request, sent.authorization, attempt);
+            if (response.ok) return response;
+            refused = response;
+            // openapi-fetch would read the whole body of an error response; it gets an empty one.
+            return new Response(null, { status: response.status, headers: response.headers });
+          },
           Request: Outgoing as unknown as typeof Request,
-        });
-        if (result.response.ok) {
-          options.onResponse?.(result.response);
-          const value = read(result, deadline);
+        };
+        if (deadline.signal) init.signal = deadline.signal;
+        if (options.headers) init.headers = options.headers;
+        const result = await send(init);
+        if (refused === undefined) {
+          const { onResponse } = options;
+          if (onResponse) {
+            try {
+              callerCode(() => onResponse(result.response));
+            } catch (error) {
+              result.response.body?.cancel().catch(() => {});
+              throw error;
+            }
+          }
+          const data = await read(result, { deadline, redact, maxResponseBytes, callMaxResponseBytes });
           if (!keepDeadline) deadline.clear();
-          return value;
+          // A method whose result is the response itself (`qna.document`) hands over that copy.
+          const response = data instanceof Response ? data : result.response;
+          return { data, response, requestId: findRequestId(response.headers) };
         }
-        failure = this.apiError(result.response, result.error);
+        failure = await errorFromResponse(refused, redact);
       } catch (error) {
-        failure = deadline.classify(error);
+        if (error instanceof CallerFailure) {
+          deadline.clear();
+          throw error.error;
+        }
+        failure = redact(deadline.classify(error));
       }
       deadline.clear();
       failure.attempts = attempt;
-      if (failure instanceof APIError) scrubError(failure, credentials.knownSecrets());
 
       if (failure instanceof AuthenticationError && credentials.refreshable && !refreshed) {
         refreshed = true;
-        authorization = await credentials.authorization(true);
-        if (authorization !== sentAuthorization) {
+        const authorization = await credentials.refresh(sent);
+        if (authorization !== sent.authorization) {
+          grant = { authorization, generation: sent.generation + 1 };
           if (log.enabled('info'))
-            log.info('401 received; retrying once with a refreshed token', { attempt });
+            log.info(`${operation}: 401 received; retrying once with a refreshed token`, { attempt });
           continue;
         }
-      } else if (credentials.fixedAuthorization === undefined) {
-        authorization = undefined;
       }
+      if (fixed === undefined) grant = undefined;
 
       if (retries >= maxRetries || !isRetryable(failure)) throw failure;
       const headers = failure instanceof APIError ? failure.headers : undefined;
@@ -146,14 +199,14 @@ export class Transport {
       retries++;
       // Guarded, so no message or data object is built when info lines are dropped.
       if (log.enabled('info')) {
-        log.info(`retrying in ${wait} ms after ${describe(failure)}`, {
+        log.info(`${operation}: retrying in ${wait} ms after ${describe(failure)}`, {
           attempt,
           retry: retries,
           waitMs: wait,
         });
       }
       try {
-        await sleep(wait, signal);
+        await sleep(wait, signal, operation);
       } catch (error) {
         throw withAttempts(error as DataworkzError, attempt);
       }
@@ -171,43 +224,46 @@ export class Transport {
     if (!log.enabled('debug')) return this.follow(request);
     const started = performance.now();
     const url = redactUrl(request.url);
+    let response: Response;
     try {
-      const response = await this.follow(request);
-      const durationMs = Math.round(performance.now() - started);
-      log.debug(`${request.method} ${url} ${response.status} (attempt ${attempt}, ${durationMs} ms)`, {
-        method: request.method,
-        url,
-        status: response.status,
-        attempt,
-        durationMs,
-        headers: redactHeaders(request.headers),
-      });
-      return response;
+      response = await this.follow(request);
     } catch (error) {
       const durationMs = Math.round(performance.now() - started);
-      log.debug(`${request.method} ${url} failed (attempt ${attempt}, ${durationMs} ms)`, {
-        method: request.method,
-        url,
-        attempt,
-        durationMs,
-        error: error instanceof Error ? error.name : typeof error,
-      });
+      callerCode(() =>
+        log.debug(`${request.method} ${url} failed (attempt ${attempt}, ${durationMs} ms)`, {
+          method: request.method,
+          url,
+          attempt,
+          durationMs,
+          error: error instanceof Error ? error.name : typeof error,
+        }),
+      );
       throw error;
     }
+    const durationMs = Math.round(performance.now() - started);
+    try {
+      callerCode(() =>
+        log.debug(`${request.method} ${url} ${response.status} (attempt ${attempt}, ${durationMs} ms)`, {
+          method: request.method,
+          url,
+          status: response.status,
+          attempt,
+          durationMs,
+          headers: redactHeaders(request.headers),
+        }),
+      );
+    } catch (error) {
+      response.body?.cancel().catch(() => {});
+      throw error;
+    }
+    return response;
   }
 
-  /** The typed error for a non-2xx response whose body openapi-fetch already read and parsed. */
-  apiError(response: Response, body: unknown): APIError {
-    return APIError.generate(
-      response.status,
-      // openapi-fetch has read the whole body; the error keeps at most 64 KiB of its text.
-      scrubValue(boundErrorBody(body), this.config.credentials.knownSecrets()),
-      response.headers,
-    );
+  /** Removes the credential `authorization` carries, and every other one the client knows, from a value. */
+  redactorFor(authorization: string | undefined): Redactor {
+    const secrets = this.config.credentials.secretsFor(authorization);
+    return (value) => scrubAny(value, secrets);
   }
-
-  /** Removes any credential this client sent from text the server returned. */
-  scrubText = (text: string): string => scrubSecrets(text, this.config.credentials.knownSecrets());
 
   private async follow(request: Outgoing): Promise<Response> {
     const fetchImpl = this.config.fetch;
@@ -227,8 +283,10 @@ export class Transport {
       const keepsBody = response.status === 307 || response.status === 308;
       if (keepsBody && body instanceof ReadableStream) return response;
       await response.body?.cancel();
-      if (hop >= MAX_REDIRECTS) throw new DataworkzError(`Too many redirects (more than ${MAX_REDIRECTS}).`);
-      const target = new URL(location, url);
+      if (hop >= MAX_REDIRECTS) {
+        throw new RedirectError(response.status, `Too many redirects (more than ${MAX_REDIRECTS}).`);
+      }
+      const target = redirectTarget(response.status, location, url);
       headers = new Headers(headers);
       if (target.origin !== new URL(url).origin) {
         for (const name of CREDENTIAL_HEADERS) headers.delete(name);
@@ -242,6 +300,23 @@ export class Transport {
       url = target.href;
     }
   }
+}
+
+/** Where a redirect leads: only an http(s) URL is followed (fetch would read a `data:` URL itself). */
+function redirectTarget(status: number, location: string, from: string): URL {
+  let target: URL;
+  try {
+    target = new URL(location, from);
+  } catch {
+    throw new RedirectError(status, `The server redirected (${status}) to a Location that is not a URL.`);
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+    throw new RedirectError(
+      status,
+      `The server redirected (${status}) to a ${target.protocol} URL; only http and https redirects are followed.`,
+    );
+  }
+  return target;
 }
 
 function isRedirect(status: number): boolean {
@@ -265,4 +340,25 @@ function withAttempts(error: DataworkzError, attempts: number): DataworkzError {
 
 function describe(error: DataworkzError): string {
   return error instanceof APIError ? `status ${error.status}` : error.name;
+}
+
+export function checkTimeout(timeout: unknown, name = 'timeout'): asserts timeout is number {
+  if (!(typeof timeout === 'number' && timeout > 0)) {
+    throw new InvalidParameterError(name, `${name} must be a positive number of milliseconds.`);
+  }
+}
+
+export function checkMaxRetries(maxRetries: unknown): asserts maxRetries is number {
+  if (!Number.isInteger(maxRetries) || (maxRetries as number) < 0) {
+    throw new InvalidParameterError('maxRetries', 'maxRetries must be a non-negative integer.');
+  }
+}
+
+export function checkMaxResponseBytes(value: unknown): asserts value is number {
+  if (!(typeof value === 'number' && value > 0)) {
+    throw new InvalidParameterError(
+      'maxResponseBytes',
+      'maxResponseBytes must be a positive number of bytes.',
+    );
+  }
 }

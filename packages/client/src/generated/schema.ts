@@ -285,24 +285,21 @@ export interface components {
             message?: string;
             /** @description The request path. */
             path?: string;
-        } & {
-            [key: string]: unknown;
         };
+        /** @description An agent of the account. */
         AgentListItem: {
             /** @description Agent identifier. */
-            agentId?: string;
+            agentId: string;
             /** @description Agent name. */
-            name?: string;
+            name: string;
             /** @description Agent description. */
-            description?: string;
+            description: string;
             /** @description Creator's name. */
-            createdByName?: string;
+            createdByName: string;
             /** @description Creation time, `YYYY-MM-DD HH:MM:SS.mmm`. */
-            createdDate?: string;
+            createdDate: string;
             /** @description Number of scenarios, as numeric text. */
-            scenariosCount?: string;
-        } & {
-            [key: string]: unknown;
+            scenariosCount: string;
         };
         /** @description One turn of the conversation so far. */
         ConversationMessage: {
@@ -324,46 +321,53 @@ export interface components {
             conversationHistory?: components["schemas"]["ConversationMessage"][];
             contextValues?: components["schemas"]["ContextValues"];
         };
-        /** @description The envelope of the deprecated response call. */
+        /** @description The envelope of a successful deprecated response call. */
         AgentResponse: {
             /** @description Outcome of the call (`OK`). */
-            status?: string;
-            data?: components["schemas"]["AgentResponseData"];
-        } & {
-            [key: string]: unknown;
+            status: string;
+            data: components["schemas"]["AgentResponseData"];
         };
+        /**
+         * @description The agent's answer. `probe` is left out when `include_probe=false`; `structuredResponse` is
+         *     present only when the agent has a structured response configured.
+         */
         AgentResponseData: {
             /** @description The user text asked. */
-            question?: string;
+            question: string;
             /** @description Agent name. */
-            systemName?: string;
+            systemName: string;
             /** @description Agent id. */
-            systemId?: string;
+            systemId: string;
             /** @description The agent's response. */
-            answer?: string;
+            answer: string;
             /** @description Scenario selected. */
-            scenario?: string;
+            scenario: string;
             /** @description Kind of system (`agent`). */
-            type?: string;
+            type: string;
             /** @description Id of this question. */
-            questionUuid?: string;
-            status?: components["schemas"]["ExecutionStatus"];
+            questionUuid: string;
+            status: components["schemas"]["ExecutionStatus"];
             structuredResponse?: components["schemas"]["StructuredResponse"];
-            queryPlan?: components["schemas"]["QueryPlan"];
+            queryPlan: components["schemas"]["QueryPlan"];
             probe?: components["schemas"]["Probe"];
-        } & {
-            [key: string]: unknown;
+        };
+        /**
+         * @description The envelope of a deprecated response call whose run failed (`data.status: FAILED`). Such a
+         *     `data` may lack the fields of a successful one.
+         */
+        AgentFailedResponse: {
+            /** @description Outcome of the call (`OK` even when the run failed). */
+            status?: string;
+            data: components["schemas"]["FailedResult"];
         };
         /** @description Present only when a structured response is configured for the agent. */
         StructuredResponse: {
-            scenario?: string;
-            agentResponse?: string;
+            scenario: string;
+            agentResponse: string;
             /** @description `Finish` when the agent finished. */
-            responseType?: string;
+            responseType: string;
             /** @description The structured output, as text (JSON for a JSON output). */
-            structuredOutput?: string;
-        } & {
-            [key: string]: unknown;
+            structuredOutput: string;
         };
         /**
          * @description Execution or query status: `COMPLETED` on success, `FAILED` on failure. Other values may
@@ -373,25 +377,43 @@ export interface components {
          */
         ExecutionStatus: string;
         /**
+         * @description A search, answer or agent run that failed, reported in a 200 body with `status: FAILED`. Only
+         *     `status` is certain; the other fields are sent when the service has them.
+         */
+        FailedResult: {
+            /** @constant */
+            status: "FAILED";
+            /** @description Why it failed. */
+            failureReason?: string;
+            question?: string;
+            questionUuid?: string;
+            systemName?: string;
+            systemId?: string;
+        };
+        /**
          * @description The query plan applied. The contract types it as a string; real deployments also send an
          *     object (`{steps: [...], messages: [...]}`). Both are accepted.
          */
         QueryPlan: string | components["schemas"]["QueryPlanObject"];
+        /** @description A query plan as real deployments send it (not in the contract, so every field is optional). */
         QueryPlanObject: {
             steps?: components["schemas"]["QueryPlanStep"][];
             messages?: unknown[];
-        } & {
-            [key: string]: unknown;
         };
+        /**
+         * @description One step of a query plan, e.g. `{id: "0", type: "qna", config: {}, query, extractedFilterStr:
+         *     null, context: []}`.
+         */
         QueryPlanStep: {
             id?: string;
             type?: string;
+            /** @description The step's configuration (opaque). */
             config?: unknown;
             query?: string;
-            extractedFilterStr?: string;
+            /** @description Filters extracted from the question; `null` when there are none. */
+            extractedFilterStr?: string | null;
+            /** @description What the step retrieved (opaque). */
             context?: unknown;
-        } & {
-            [key: string]: unknown;
         };
         /** @description Probe data (pipeline steps and timings). A string in the contract; opaque JSON in practice. */
         Probe: unknown;
@@ -406,6 +428,8 @@ export interface components {
             url?: string;
             version?: string;
             protocolVersion?: string;
+            /** @description The transport at `url` (A2A v0.3), e.g. `JSONRPC`. */
+            preferredTransport?: string;
             documentationUrl?: string;
             iconUrl?: string;
             provider?: components["schemas"]["AgentProvider"];
@@ -414,38 +438,32 @@ export interface components {
             defaultOutputModes?: string[];
             skills?: components["schemas"]["AgentSkill"][];
             supportsAuthenticatedExtendedCard?: boolean;
+            /** @description Security schemes by name (A2A follows OpenAPI's security scheme objects). */
             securitySchemes?: {
                 [key: string]: unknown;
             };
             security?: {
                 [key: string]: unknown;
             }[];
-        } & {
-            [key: string]: unknown;
         };
         AgentProvider: {
             organization?: string;
             url?: string;
-        } & {
-            [key: string]: unknown;
         };
         AgentCapabilities: {
             streaming?: boolean;
             pushNotifications?: boolean;
             stateTransitionHistory?: boolean;
             extensions?: components["schemas"]["AgentExtension"][];
-        } & {
-            [key: string]: unknown;
         };
         AgentExtension: {
             uri?: string;
             description?: string;
             required?: boolean;
+            /** @description The extension's parameters, by name. */
             params?: {
                 [key: string]: unknown;
             };
-        } & {
-            [key: string]: unknown;
         };
         AgentSkill: {
             id?: string;
@@ -455,8 +473,6 @@ export interface components {
             examples?: string[];
             inputModes?: string[];
             outputModes?: string[];
-        } & {
-            [key: string]: unknown;
         };
         /** @description A JSON-RPC 2.0 request carrying an A2A method (`message/stream`). */
         JsonRpcRequest: {
@@ -473,13 +489,12 @@ export interface components {
         StreamTimeout: {
             /** Format: int64 */
             timeout?: number;
-        } & {
-            [key: string]: unknown;
         };
         /** @description QnA system id to system name. */
         QnaSystemMap: {
             [key: string]: string;
         };
+        /** @description A QnA system's details. Every field is optional. */
         QnaSystemDetails: {
             uuid?: string;
             name?: string;
@@ -496,40 +511,60 @@ export interface components {
             /** Format: date-time */
             modifiedDate?: string;
             status?: string;
-            /** @description System parameters; deployments send an object or its JSON text. */
+            /**
+             * @description System parameters by name (e.g. `SIMILARITY_METRIC`, `SIMILARITY_THRESHOLD`): deployments
+             *     send an object, the contract's sample its JSON text. May hold provider secrets: never log it.
+             */
             params?: string | {
                 [key: string]: unknown;
             };
-        } & {
-            [key: string]: unknown;
         };
-        /** @description One search result (also a context of an answer). */
+        /**
+         * @description One search result (also a context of an answer). `type` is not always sent: a real answer's
+         *     contexts carried only `link`, `data` and `source`. Real deployments add `similarityScore`,
+         *     `contents`, `metadata` and `additionalInfo`.
+         */
         SearchResultItem: {
             /** @description Where the result came from; deployments may join collection, dataset and column with backticks. */
-            source?: string;
+            source: string;
             /** @description Kind of document (`pdf`, `word`, `text`, `link`, ...). */
             type?: string;
             /** @description The matching content. */
-            data?: string;
+            data: string;
             /** @description A link to the document. */
-            link?: string;
-        } & {
-            [key: string]: unknown;
+            link: string;
+            /** @description How similar the result is to the query (not in the contract). */
+            similarityScore?: number;
+            /** @description The result's text, where deployments send it apart from `data` (not in the contract). */
+            contents?: string;
+            /** @description The document's metadata, field to value (not in the contract). */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            additionalInfo?: components["schemas"]["SearchResultInfo"];
         };
-        /** @description Fields shared by search and answer responses. */
+        /** @description Extra detail of a search result (not in the contract). */
+        SearchResultInfo: {
+            /** @description Passages that matched, with the matching words in `<em>` tags. */
+            hits?: string[];
+        };
+        /**
+         * @description Fields shared by search and answer responses. Real answers were seen without the filter
+         *     fields; `probe` is left out when `include_probe=false`.
+         */
         QueryResultFields: {
             /** @description The query asked. */
-            question?: string;
+            question: string;
             /** @description Id of this question, usable in later actions such as insights. */
-            questionUuid?: string;
+            questionUuid: string;
             /** @description QnA system name. */
-            systemName?: string;
+            systemName: string;
             /** @description QnA system id. */
-            systemId?: string;
-            status?: components["schemas"]["ExecutionStatus"];
+            systemId: string;
+            status: components["schemas"]["ExecutionStatus"];
             /** @description Why the query failed, when it did. */
             failureReason?: string;
-            queryPlan?: components["schemas"]["QueryPlan"];
+            queryPlan: components["schemas"]["QueryPlan"];
             /** @description Filters finally applied to retrieval. */
             appliedFilters?: string;
             /** @description Filters specified by the caller. */
@@ -538,45 +573,40 @@ export interface components {
             extractedFilters?: string;
             probe?: components["schemas"]["Probe"];
         };
-        SearchResponse: components["schemas"]["QueryResultFields"] & ({
-            searchResultsList?: components["schemas"]["SearchResultItem"][];
+        /** @description A completed search. A failed one is a `FailedResult`. */
+        SearchResponse: components["schemas"]["QueryResultFields"] & {
+            searchResultsList: components["schemas"]["SearchResultItem"][];
             /** @description Results that have a link. */
-            linksCount?: number;
+            linksCount: number;
             /** @description PDF results. */
-            pdfCount?: number;
+            pdfCount: number;
             /** @description Word-document results. */
-            wordCount?: number;
+            wordCount: number;
             /** @description Text-document results. */
-            textCount?: number;
-        } & {
-            [key: string]: unknown;
-        });
-        AnswerResponse: components["schemas"]["QueryResultFields"] & ({
-            /** @description The RAG answer. */
-            answer?: string;
-            /** @description The contexts used for the answer. */
-            context?: components["schemas"]["SearchResultItem"][];
-            /** @description Kind of system (`qna`). */
-            type?: string;
-        } & {
-            [key: string]: unknown;
-        });
-        FilterList: {
-            filters?: components["schemas"]["Filter"][];
-        } & {
-            [key: string]: unknown;
+            textCount: number;
         };
+        /** @description A completed answer. A failed one is a `FailedResult`. */
+        AnswerResponse: components["schemas"]["QueryResultFields"] & {
+            /** @description The RAG answer. */
+            answer: string;
+            /** @description The contexts used for the answer. */
+            context: components["schemas"]["SearchResultItem"][];
+            /** @description Kind of system (`qna`). */
+            type: string;
+        };
+        FilterList: {
+            filters: components["schemas"]["Filter"][];
+        };
+        /** @description A metadata field retrieval can be filtered on. */
         Filter: {
-            name?: string;
+            name: string;
             /** @description The values' type, e.g. `string` or `integer`. */
-            type?: string;
-            description?: string;
+            type: string;
+            description: string;
             /** @description How many distinct values the field has. */
-            cardinality?: number;
-            /** @description The distinct values, for low-cardinality fields. */
+            cardinality: number;
+            /** @description The distinct values, given for low-cardinality fields only. */
             values?: unknown[];
-        } & {
-            [key: string]: unknown;
         };
     };
     responses: {
@@ -821,7 +851,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["AgentResponse"];
+                    "application/json": components["schemas"]["AgentResponse"] | components["schemas"]["AgentFailedResponse"];
                 };
             };
             "4XX": components["responses"]["ClientError"];
@@ -1094,7 +1124,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SearchResponse"];
+                    "application/json": components["schemas"]["SearchResponse"] | components["schemas"]["FailedResult"];
                 };
             };
             "4XX": components["responses"]["ClientError"];
@@ -1135,7 +1165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AnswerResponse"];
+                    "application/json": components["schemas"]["AnswerResponse"] | components["schemas"]["FailedResult"];
                 };
             };
             "4XX": components["responses"]["ClientError"];

@@ -1,7 +1,8 @@
 import type { Client } from 'openapi-fetch';
+import { type APIPromise, apiPromise } from '../core/api-promise.js';
 import { InvalidParameterError } from '../core/errors.js';
-import { requireId, requireString } from '../core/params.js';
-import { readJson } from '../core/read.js';
+import { requireId, requireString, withoutUndefined } from '../core/params.js';
+import { readAgentResponse, readJson } from '../core/read.js';
 import type { RequestOptions, Transport } from '../core/transport.js';
 import type { paths } from '../generated/schema.js';
 import { type Properties, serializeProperties } from '../properties.js';
@@ -21,16 +22,16 @@ export interface RespondParams {
   /** An LLM configuration of the account (see `agents.llmProviders()`). */
   llmProviderId: string;
   /** Extra execution properties. */
-  properties?: Properties;
+  properties?: Properties | undefined;
   /** The conversation so far, oldest first (the call is stateless). */
-  conversationHistory?: ConversationMessage[];
+  conversationHistory?: ConversationMessage[] | undefined;
   /** Context variables by name; each value is any JSON value. */
-  contextValues?: ContextValues;
+  contextValues?: ContextValues | undefined;
 }
 
 export interface CardOptions extends RequestOptions {
   /** Read the card from the legacy `.well-known/agent.json` path instead of `agent-card.json`. */
-  legacy?: boolean;
+  legacy?: boolean | undefined;
 }
 
 /** Agents: listing, LLM configurations, A2A cards and the deprecated response call. */
@@ -44,75 +45,88 @@ export class Agents {
   }
 
   /** Every agent of the account that can be invoked from an external system. */
-  async list(options?: RequestOptions): Promise<AgentListItem[]> {
-    return this.transport.execute(
-      (init) => this.raw.GET('/api/agents/v1/', { ...init, parseAs: 'text' }),
-      readJson<AgentListItem[]>,
-      options,
-    );
+  list(options?: RequestOptions): APIPromise<AgentListItem[]> {
+    return apiPromise(() => {
+      return this.transport.execute(
+        'agents.list',
+        (init) => this.raw.GET('/api/agents/v1/', { ...init, parseAs: 'stream' }),
+        readJson<AgentListItem[]>,
+        options,
+      );
+    });
   }
 
   /** The account's LLM configurations for agents: id to model name. */
-  async llmProviders(options?: RequestOptions): Promise<LlmProviderMap> {
-    return this.transport.execute(
-      (init) => this.raw.GET('/api/agents/v1/llm-providers', { ...init, parseAs: 'text' }),
-      readJson<LlmProviderMap>,
-      options,
-    );
+  llmProviders(options?: RequestOptions): APIPromise<LlmProviderMap> {
+    return apiPromise(() => {
+      return this.transport.execute(
+        'agents.llmProviders',
+        (init) => this.raw.GET('/api/agents/v1/llm-providers', { ...init, parseAs: 'stream' }),
+        readJson<LlmProviderMap>,
+        options,
+      );
+    });
   }
 
   /**
-   * Asks an agent and waits for the whole answer (stateless: pass the conversation so far).
+   * Asks an agent and waits for the whole answer (stateless: pass the conversation so far). A failed
+   * execution (`data.status: FAILED`) rejects with QueryFailedError, as search and answer do.
    * @deprecated The service deprecates this call in favour of the A2A streaming call (`@dataworkz/a2a`).
    */
-  async respond(agentId: string, params: RespondParams, options?: RequestOptions): Promise<AgentResponse> {
-    const path = { agentId: requireId('agentId', agentId) };
-    if (typeof params !== 'object' || params === null) {
-      throw new InvalidParameterError('params', 'respond() needs { userText, llmProviderId }.');
-    }
-    const query = {
-      userText: requireString('userText', params.userText),
-      llmProviderId: requireString('llmProviderId', params.llmProviderId),
-      properties: serializeProperties(params.properties),
-    };
-    const body: AgentResponseRequest = {};
-    if (params.conversationHistory !== undefined) {
-      body.conversationHistory = checkHistory(params.conversationHistory);
-    }
-    if (params.contextValues !== undefined) body.contextValues = checkContextValues(params.contextValues);
-    return this.transport.execute(
-      (init) =>
-        this.raw.POST('/api/agents/v1/{agentId}/response', {
-          ...init,
-          params: { path, query },
-          body,
-          parseAs: 'text',
-        }),
-      readJson<AgentResponse>,
-      options,
-    );
+  respond(agentId: string, params: RespondParams, options?: RequestOptions): APIPromise<AgentResponse> {
+    return apiPromise(() => {
+      const path = { agentId: requireId('agentId', agentId) };
+      if (typeof params !== 'object' || params === null) {
+        throw new InvalidParameterError('params', 'respond() needs { userText, llmProviderId }.');
+      }
+      const query = withoutUndefined({
+        userText: requireString('userText', params.userText),
+        llmProviderId: requireString('llmProviderId', params.llmProviderId),
+        properties: serializeProperties(params.properties),
+      });
+      const body: AgentResponseRequest = {};
+      if (params.conversationHistory !== undefined) {
+        body.conversationHistory = checkHistory(params.conversationHistory);
+      }
+      if (params.contextValues !== undefined) body.contextValues = checkContextValues(params.contextValues);
+      return this.transport.execute(
+        'agents.respond',
+        (init) =>
+          this.raw.POST('/api/agents/v1/{agentId}/response', {
+            ...init,
+            params: { path, query },
+            body,
+            parseAs: 'stream',
+          }),
+        readAgentResponse<AgentResponse>,
+        options,
+      );
+    });
   }
 
   /** The agent's A2A card (`.well-known/agent-card.json`, or `agent.json` with `legacy: true`). */
-  async card(agentId: string, options?: CardOptions): Promise<AgentCard> {
-    const path = { agentId: requireId('agentId', agentId) };
-    const legacy = options?.legacy === true;
-    return this.transport.execute(
-      (init) =>
-        legacy
-          ? this.raw.GET('/api/agents/v1/a2a/{agentId}/.well-known/agent.json', {
-              ...init,
-              params: { path },
-              parseAs: 'text',
-            })
-          : this.raw.GET('/api/agents/v1/a2a/{agentId}/.well-known/agent-card.json', {
-              ...init,
-              params: { path },
-              parseAs: 'text',
-            }),
-      readJson<AgentCard>,
-      options,
-    );
+  card(agentId: string, options?: CardOptions): APIPromise<AgentCard> {
+    return apiPromise(() => {
+      const path = { agentId: requireId('agentId', agentId) };
+      const legacy = options?.legacy === true;
+      return this.transport.execute(
+        'agents.card',
+        (init) =>
+          legacy
+            ? this.raw.GET('/api/agents/v1/a2a/{agentId}/.well-known/agent.json', {
+                ...init,
+                params: { path },
+                parseAs: 'stream',
+              })
+            : this.raw.GET('/api/agents/v1/a2a/{agentId}/.well-known/agent-card.json', {
+                ...init,
+                params: { path },
+                parseAs: 'stream',
+              }),
+        readJson<AgentCard>,
+        options,
+      );
+    });
   }
 }
 

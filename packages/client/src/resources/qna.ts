@@ -1,9 +1,11 @@
 import type { Client } from 'openapi-fetch';
+import { type APIPromise, apiPromise } from '../core/api-promise.js';
 import { guardBody } from '../core/body.js';
 import { InvalidParameterError } from '../core/errors.js';
-import { optionalString, requireId, requireString } from '../core/params.js';
+import { optionalString, requireId, requireString, withoutUndefined } from '../core/params.js';
 import { readJson, readQueryResult } from '../core/read.js';
 import type { RequestOptions, Transport } from '../core/transport.js';
+import { type DocumentSource, documentIdOf } from '../document-id.js';
 import { FilterExpression } from '../filter.js';
 import type { paths } from '../generated/schema.js';
 import { type Properties, serializeProperties } from '../properties.js';
@@ -20,11 +22,11 @@ export interface SearchParams {
   /** The search terms. */
   query: string;
   /** An LLM configured in the pipeline; used only if needed. */
-  llmProviderId?: string;
+  llmProviderId?: string | undefined;
   /** A filter expression: built with `filter`, or raw text such as `version in ('2.0')`. */
-  filter?: FilterExpression | string;
+  filter?: FilterExpression | string | undefined;
   /** Flags such as `{ include_probe: false }`. */
-  properties?: Properties;
+  properties?: Properties | undefined;
 }
 
 export interface AnswerParams {
@@ -32,15 +34,15 @@ export interface AnswerParams {
   questionText: string;
   /** An LLM configured for the system (see `qna.llmProviders()`). */
   llmProviderId: string;
-  filter?: FilterExpression | string;
-  properties?: Properties;
+  filter?: FilterExpression | string | undefined;
+  properties?: Properties | undefined;
 }
 
 export interface DocumentParams {
-  /** The id of a document in the dataset (a search result's `link` names it). */
+  /** The id of a document in the dataset (`documentIdOf(result)` finds it for a search result). */
   documentId: string;
   /** The detail of the document data requested. */
-  detail?: string;
+  detail?: string | undefined;
 }
 
 const ACCEPT_ANY = { accept: '*/*' };
@@ -56,123 +58,166 @@ export class Qna {
   }
 
   /** Every QnA system: id to name. */
-  async list(options?: RequestOptions): Promise<QnaSystemMap> {
-    return this.transport.execute(
-      (init) => this.raw.GET('/api/qna/v1/systems', { ...init, parseAs: 'text' }),
-      readJson<QnaSystemMap>,
-      options,
-    );
+  list(options?: RequestOptions): APIPromise<QnaSystemMap> {
+    return apiPromise(() => {
+      return this.transport.execute(
+        'qna.list',
+        (init) => this.raw.GET('/api/qna/v1/systems', { ...init, parseAs: 'stream' }),
+        readJson<QnaSystemMap>,
+        options,
+      );
+    });
   }
 
   /** A system's details. */
-  async get(systemId: string, options?: RequestOptions): Promise<QnaSystemDetails> {
-    const path = { systemId: requireId('systemId', systemId) };
-    return this.transport.execute(
-      (init) =>
-        this.raw.GET('/api/qna/v1/systems/{systemId}', { ...init, params: { path }, parseAs: 'text' }),
-      readJson<QnaSystemDetails>,
-      options,
-    );
+  get(systemId: string, options?: RequestOptions): APIPromise<QnaSystemDetails> {
+    return apiPromise(() => {
+      const path = { systemId: requireId('systemId', systemId) };
+      return this.transport.execute(
+        'qna.get',
+        (init) =>
+          this.raw.GET('/api/qna/v1/systems/{systemId}', { ...init, params: { path }, parseAs: 'stream' }),
+        readJson<QnaSystemDetails>,
+        options,
+      );
+    });
   }
 
   /** The system's LLM configurations: id to model name. */
-  async llmProviders(systemId: string, options?: RequestOptions): Promise<LlmProviderMap> {
-    const path = { systemId: requireId('systemId', systemId) };
-    return this.transport.execute(
-      (init) =>
-        this.raw.GET('/api/qna/v1/systems/{systemId}/llm-providers', {
-          ...init,
-          params: { path },
-          parseAs: 'text',
-        }),
-      readJson<LlmProviderMap>,
-      options,
-    );
+  llmProviders(systemId: string, options?: RequestOptions): APIPromise<LlmProviderMap> {
+    return apiPromise(() => {
+      const path = { systemId: requireId('systemId', systemId) };
+      return this.transport.execute(
+        'qna.llmProviders',
+        (init) =>
+          this.raw.GET('/api/qna/v1/systems/{systemId}/llm-providers', {
+            ...init,
+            params: { path },
+            parseAs: 'stream',
+          }),
+        readJson<LlmProviderMap>,
+        options,
+      );
+    });
   }
 
   /** The metadata fields retrieval can be filtered on. */
-  async filters(systemId: string, options?: RequestOptions): Promise<FilterList> {
-    const path = { systemId: requireId('systemId', systemId) };
-    return this.transport.execute(
-      (init) =>
-        this.raw.GET('/api/qna/v1/systems/{systemId}/filters', {
-          ...init,
-          params: { path },
-          parseAs: 'text',
-        }),
-      readJson<FilterList>,
-      options,
-    );
+  filters(systemId: string, options?: RequestOptions): APIPromise<FilterList> {
+    return apiPromise(() => {
+      const path = { systemId: requireId('systemId', systemId) };
+      return this.transport.execute(
+        'qna.filters',
+        (init) =>
+          this.raw.GET('/api/qna/v1/systems/{systemId}/filters', {
+            ...init,
+            params: { path },
+            parseAs: 'stream',
+          }),
+        readJson<FilterList>,
+        options,
+      );
+    });
   }
 
   /** Semantic search. A body with `status: FAILED` rejects with QueryFailedError. */
-  async search(systemId: string, params: SearchParams, options?: RequestOptions): Promise<SearchResponse> {
-    const path = { systemId: requireId('systemId', systemId) };
-    checkParams(params, 'search() needs { query }.');
-    const query = {
-      query: requireString('query', params.query),
-      llmProviderId: optionalString('llmProviderId', params.llmProviderId),
-      filter: filterText(params.filter),
-      properties: serializeProperties(params.properties),
-    };
-    return this.transport.execute(
-      (init) =>
-        this.raw.GET('/api/qna/v1/systems/{systemId}/search', {
-          ...init,
-          params: { path, query },
-          parseAs: 'text',
-        }),
-      readQueryResult<SearchResponse>,
-      options,
-    );
+  search(systemId: string, params: SearchParams, options?: RequestOptions): APIPromise<SearchResponse> {
+    return apiPromise(() => {
+      const path = { systemId: requireId('systemId', systemId) };
+      checkParams(params, 'search() needs { query }.');
+      const query = withoutUndefined({
+        query: requireString('query', params.query),
+        llmProviderId: optionalString('llmProviderId', params.llmProviderId),
+        filter: filterText(params.filter),
+        properties: serializeProperties(params.properties),
+      });
+      return this.transport.execute(
+        'qna.search',
+        (init) =>
+          this.raw.GET('/api/qna/v1/systems/{systemId}/search', {
+            ...init,
+            params: { path, query },
+            parseAs: 'stream',
+          }),
+        readQueryResult<SearchResponse>,
+        options,
+      );
+    });
   }
 
   /** A retrieval-augmented answer with its contexts. A body with `status: FAILED` rejects with QueryFailedError. */
-  async answer(systemId: string, params: AnswerParams, options?: RequestOptions): Promise<AnswerResponse> {
-    const path = { systemId: requireId('systemId', systemId) };
-    checkParams(params, 'answer() needs { questionText, llmProviderId }.');
-    const query = {
-      questionText: requireString('questionText', params.questionText),
-      llmProviderId: requireString('llmProviderId', params.llmProviderId),
-      filter: filterText(params.filter),
-      properties: serializeProperties(params.properties),
-    };
-    return this.transport.execute(
-      (init) =>
-        this.raw.GET('/api/qna/v1/systems/{systemId}/answer', {
-          ...init,
-          params: { path, query },
-          parseAs: 'text',
-        }),
-      readQueryResult<AnswerResponse>,
-      options,
-    );
+  answer(systemId: string, params: AnswerParams, options?: RequestOptions): APIPromise<AnswerResponse> {
+    return apiPromise(() => {
+      const path = { systemId: requireId('systemId', systemId) };
+      checkParams(params, 'answer() needs { questionText, llmProviderId }.');
+      const query = withoutUndefined({
+        questionText: requireString('questionText', params.questionText),
+        llmProviderId: requireString('llmProviderId', params.llmProviderId),
+        filter: filterText(params.filter),
+        properties: serializeProperties(params.properties),
+      });
+      return this.transport.execute(
+        'qna.answer',
+        (init) =>
+          this.raw.GET('/api/qna/v1/systems/{systemId}/answer', {
+            ...init,
+            params: { path, query },
+            parseAs: 'stream',
+          }),
+        readQueryResult<AnswerResponse>,
+        options,
+      );
+    });
   }
 
   /**
    * A document's data as a `Response`: read it with `text()`, `arrayBuffer()`, `blob()` or
    * stream `body`. The call's time-out and signal keep governing the body until it is read.
+   * Pass `{ documentId, detail? }`, or a search result or answer context itself: its document id is
+   * found with `documentIdOf` (an InvalidParameterError when it names none).
    */
-  async document(systemId: string, params: DocumentParams, options?: RequestOptions): Promise<Response> {
-    const path = { systemId: requireId('systemId', systemId) };
-    checkParams(params, 'document() needs { documentId }.');
-    const query = {
-      documentId: requireString('documentId', params.documentId),
-      detail: optionalString('detail', params.detail),
-    };
-    return this.transport.execute(
-      (init) =>
-        this.raw.GET('/api/qna/v1/systems/{systemId}/document', {
-          ...init,
-          headers: init.headers ? { ...ACCEPT_ANY, ...init.headers } : ACCEPT_ANY,
-          params: { path, query },
-          parseAs: 'stream',
-        }),
-      (result, deadline) => guardBody(result.response, deadline),
-      options,
-      true,
+  document(
+    systemId: string,
+    params: DocumentParams | DocumentSource,
+    options?: RequestOptions,
+  ): APIPromise<Response> {
+    return apiPromise(() => {
+      const path = { systemId: requireId('systemId', systemId) };
+      checkParams(params, 'document() needs { documentId } or a search result.');
+      const query = withoutUndefined({
+        documentId: documentIdFor(params),
+        detail: optionalString('detail', (params as DocumentParams).detail),
+      });
+      return this.transport.execute(
+        'qna.document',
+        (init) =>
+          this.raw.GET('/api/qna/v1/systems/{systemId}/document', {
+            ...init,
+            headers: init.headers ? { ...ACCEPT_ANY, ...init.headers } : ACCEPT_ANY,
+            params: { path, query },
+            parseAs: 'stream',
+          }),
+        (result, attempt) => guardBody(result.response, attempt.deadline, attempt.callMaxResponseBytes),
+        options,
+        true,
+      );
+    });
+  }
+}
+
+/** The document id of `document()`'s argument: given, or found in a result. */
+function documentIdFor(params: DocumentParams | DocumentSource): string {
+  const given = (params as { documentId?: unknown }).documentId;
+  if (typeof given === 'string' || !('link' in params || 'metadata' in params)) {
+    return requireString('documentId', given);
+  }
+  const found = documentIdOf(params);
+  if (found === undefined) {
+    throw new InvalidParameterError(
+      'documentId',
+      'This result names no document id (its link is not a document-endpoint link); pass { documentId }.',
     );
   }
+  return found;
 }
 
 function checkParams(params: unknown, message: string): void {
