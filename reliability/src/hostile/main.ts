@@ -1,14 +1,15 @@
 import { parseRunnerArgs, type RunnerArgs, runnerUsage } from '../runner/args.js';
 import type { Suite } from '../runner/case.js';
 import { runSuites } from '../runner/run-suites.js';
+import { clientsSuite } from './clients/suite.js';
 import { emulatorSuite } from './emulator/suite.js';
 
 /**
  * Hostile peers against the project's own code, on loopback: each case attacks a process and reports
  * the outcome, its peak RSS, its open descriptors before and after, and the time to answer.
- * Exits 1 when a case fails. More suites (hostile servers against the clients) plug in here.
+ * Exits 1 when a case fails.
  */
-const suites: Suite[] = [emulatorSuite];
+const suites: Suite[] = [emulatorSuite, clientsSuite];
 
 let args: RunnerArgs;
 try {
