@@ -1,36 +1,37 @@
 /** Bounds on what one caller can make the emulator hold or do. Every field is a positive integer. */
 export interface EmulatorLimits {
   /** Largest request body accepted (413 above it). Default 1 MiB. */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
   /** Time allowed to receive a whole request (408 past it). Default 30 s. */
-  requestTimeoutMs?: number;
+  requestTimeoutMs?: number | undefined;
   /** Longest an A2A stream stays open. Default 5 min. */
-  streamTimeoutMs?: number;
+  streamTimeoutMs?: number | undefined;
   /** Open A2A streams allowed at once (429 above it). Default 64. */
-  maxConcurrentStreams?: number;
+  maxConcurrentStreams?: number | undefined;
   /** Longest user text, in characters: a message's text, a question, a query, a turn of history. Default 32,768. */
-  maxTextLength?: number;
+  maxTextLength?: number | undefined;
   /** Deepest nesting of arrays and objects in a JSON body. Default 64. */
-  maxJsonDepth?: number;
+  maxJsonDepth?: number | undefined;
   /** Turns an agent keeps per conversation (contextId) and reads from a posted history; the oldest go first. Default 100. */
-  maxTurnsPerContext?: number;
+  maxTurnsPerContext?: number | undefined;
   /** Conversations (contextIds) kept across agents; the least recently used is forgotten first. Default 1,000. */
-  maxConversations?: number;
+  maxConversations?: number | undefined;
   /** Size of all kept conversations (turns and context values as UTF-8 JSON). Default 32 MiB. */
-  maxConversationBytes?: number;
+  maxConversationBytes?: number | undefined;
   /** A2A tasks kept across agents (for `tasks/get`, `tasks/cancel`, follow-ups); the least recently updated go first. Default 1,000. */
-  maxTasks?: number;
+  maxTasks?: number | undefined;
   /** Size of all kept tasks (as UTF-8 JSON). Default 32 MiB. */
-  maxTaskBytes?: number;
+  maxTaskBytes?: number | undefined;
   /** Requests kept in `emu.requests`. Default 500. */
-  maxRecordedRequests?: number;
+  maxRecordedRequests?: number | undefined;
   /** Size of all recorded requests (path, query, headers and kept body, UTF-8). Default 8 MiB. */
-  maxRecordedBytes?: number;
+  maxRecordedBytes?: number | undefined;
   /** Bytes of each request body that are recorded; the rest is counted in `bodyBytes` only. Default 64 KiB. */
-  maxRecordedBodyBytes?: number;
+  maxRecordedBodyBytes?: number | undefined;
 }
 
-export type Limits = Required<EmulatorLimits>;
+/** Every limit, resolved to a number. */
+export type Limits = { [K in keyof EmulatorLimits]-?: Exclude<EmulatorLimits[K], undefined> };
 
 const KiB = 1024;
 const MiB = 1024 * KiB;

@@ -6,33 +6,33 @@ import type { EmulatorLogger } from './logger.js';
 
 export interface EmulatorOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
-  port?: number;
+  port?: number | undefined;
   /** Interface to listen on. Default `127.0.0.1`. */
-  host?: string;
+  host?: string | undefined;
   /** API keys accepted as `SSWS <key>`; one is generated when none is given. */
-  apiKeys?: string[];
+  apiKeys?: string[] | undefined;
   /** Secret for HS256 JWTs accepted as `Bearer <jwt>`. */
-  jwtSecret?: string;
+  jwtSecret?: string | undefined;
   /** A JWKS (or its URL) for JWTs accepted as `Bearer <jwt>`. */
-  jwks?: JSONWebKeySet | string;
+  jwks?: JSONWebKeySet | string | undefined;
   /** Accept JWTs without an `exp` claim. Default false: identity providers issue tokens that expire. */
-  allowJwtWithoutExp?: boolean;
+  allowJwtWithoutExp?: boolean | undefined;
   /** A folder of documents and a `dataworkz.json`, served as extra QnA systems. */
-  data?: string;
+  data?: string | undefined;
   /** Faults to inject from the start. */
-  faults?: FaultRule[];
+  faults?: FaultRule[] | undefined;
   /** Allowed browser origins; CORS is off when absent. */
-  cors?: CorsOptions;
+  cors?: CorsOptions | undefined;
   /** Base of the provided-values extension URI. Default `https://dataworkz.com`. */
-  extensionBase?: string;
+  extensionBase?: string | undefined;
   /** Leave the account without a default LLM, so an agent without its own LLM cannot run without `llmId`. */
-  noDefaultLlm?: boolean;
+  noDefaultLlm?: boolean | undefined;
   /** Pause before each task update of a stream, to show progress the way a real agent does. Default 0. */
-  agentStepDelayMs?: number;
+  agentStepDelayMs?: number | undefined;
   /** Bounds on sizes, counts and times; see the README's limits table. */
-  limits?: EmulatorLimits;
+  limits?: EmulatorLimits | undefined;
   /** Receives what goes wrong inside the emulator (pass `console` to see it). Quiet by default. */
-  logger?: EmulatorLogger;
+  logger?: EmulatorLogger | undefined;
 }
 
 /** Throws a TypeError naming the first option that cannot work (limits are checked with the limits). */

@@ -5,23 +5,23 @@ import { isOperationId, type OperationId, operationIds } from './router.js';
 /** A fault to inject into matching requests, for testing clients against a misbehaving service. */
 export interface FaultRule {
   /** An operationId of the API (e.g. `searchQnaSystem`), or `*` for every API request. Default `*`. */
-  route?: OperationId | '*';
+  route?: OperationId | '*' | undefined;
   /** How many matching requests it applies to. Default 1. */
-  times?: number;
+  times?: number | undefined;
   /** Delay before answering (or before the other effects of the rule). */
-  latencyMs?: number;
+  latencyMs?: number | undefined;
   /** Answer with this status instead of running the operation. */
-  status?: number;
+  status?: number | undefined;
   /** Extra response headers, e.g. `retry-after`, `retry-after-ms`, `x-should-retry`. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** The body sent with `status` (default: the spec's Error body). */
-  body?: string;
+  body?: string | undefined;
   /** Destroy the socket before any response, or after the headers and part of the body or stream. */
-  drop?: 'before-headers' | 'during-body';
+  drop?: 'before-headers' | 'during-body' | undefined;
   /** Answer 200 with a truncated, invalid JSON body (or a truncated stream event). */
-  malformed?: boolean;
+  malformed?: boolean | undefined;
   /** Content type of the response, overriding the operation's own. */
-  contentType?: string;
+  contentType?: string | undefined;
 }
 
 interface ActiveFault {
