@@ -6,6 +6,7 @@ import type { ChildMemory } from '../src/emulator-child.js';
 import { EmulatorProcess } from '../src/emulator-process.js';
 import { mb } from '../src/figures.js';
 import { type RawAnswer, type RawRequest, send, sendBytes } from './support/raw-http.js';
+import { verbose } from './support/verbose.js';
 
 const MAX_BODY_BYTES = 64 * 1024;
 const agentId = seed.agents.orderStatus.agentId;
@@ -124,11 +125,13 @@ afterAll(async () => {
     requests: [...outcomes.values()].reduce((a, b) => a + b, 0),
     answers: [...outcomes].map(([outcome, n]) => `${outcome} x${n}`).join(', '),
   }));
-  console.log(`emulator robustness: ${sent} malformed requests`);
-  console.table(rows);
-  console.log(
-    `emulator memory after a forced GC: rss ${mb(before.rss)} -> ${mb(after.rss)}, heap ${mb(before.heapUsed)} -> ${mb(after.heapUsed)}`,
-  );
+  if (verbose) {
+    console.log(`emulator robustness: ${sent} malformed requests`);
+    console.table(rows);
+    console.log(
+      `emulator memory after a forced GC: rss ${mb(before.rss)} -> ${mb(after.rss)}, heap ${mb(before.heapUsed)} -> ${mb(after.heapUsed)}`,
+    );
+  }
   agent.destroy();
   await emu?.close();
 });
