@@ -1,9 +1,10 @@
 // Checks each published package as npm users receive it: the packed tarball through publint --strict
 // and arethetypeswrong, then require() of the built entry point (Node 20.19+ loads ESM through require).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { packPublished } from './pack-all.mjs';
 import { publishedPackages } from './published-packages.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -24,13 +25,10 @@ function run(label, command, args, cwd) {
 }
 
 try {
+  const tarballs = new Map(packPublished(packDir).map(({ name, file }) => [name, file]));
   for (const { name, dir } of publishedPackages) {
     const cwd = join(root, dir);
     console.log(name);
-    const before = new Set(readdirSync(packDir));
-    execFileSync('pnpm', ['pack', '--pack-destination', packDir], { cwd, stdio: 'ignore' });
-    const tarball = readdirSync(packDir).find((file) => !before.has(file));
-    if (tarball === undefined) throw new Error(`pnpm pack produced no tarball for ${name}`);
 
     run('publint --strict', bin('publint'), ['--strict', '--pack', 'pnpm', '.'], cwd);
     // ESM only by design; the "esm-only" profile skips the CommonJS-typings rows, and the require()
@@ -38,7 +36,7 @@ try {
     run(
       'arethetypeswrong',
       bin('attw'),
-      [join(packDir, tarball), '--profile', 'esm-only', '--format', 'ascii'],
+      [tarballs.get(name), '--profile', 'esm-only', '--format', 'ascii'],
       cwd,
     );
     const requireProgram = `const m = require(${JSON.stringify(name)}); if (Object.keys(m).length === 0) throw new Error('no exports');`;

@@ -8,6 +8,8 @@ type ChildReply =
 export interface ChildOptions {
   readonly timeoutMs: number;
   readonly execArgv?: readonly string[];
+  /** The Node binary to run the child on; the bench's own by default. */
+  readonly execPath?: string;
 }
 
 /**
@@ -23,6 +25,7 @@ export function askChild(
   child: ChildProcess;
 }> {
   const child = fork(modulePath, [], {
+    execPath: options.execPath ?? process.execPath,
     execArgv: [...(options.execArgv ?? [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

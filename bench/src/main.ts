@@ -1,4 +1,4 @@
-/** `pnpm bench [--quick] [--only a,b] [--out file]`: every section, then the table. */
+/** `pnpm bench [--quick] [--only a,b] [--node machine,24] [--out file]`: every section, then the tables. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -8,12 +8,16 @@ import type { Measurement } from './measurement.js';
 import { runSection, type SectionName, sectionNames } from './orchestrate.js';
 import { resultsDir } from './paths.js';
 import { fullPlan, quickPlan } from './plan.js';
-import { renderReport } from './table.js';
+import { resolveRuntimes } from './runtimes.js';
+import { renderGoalComparison, renderReport } from './table.js';
 
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     only: { type: 'string' },
+    // Users run Node 22 and 24; the figures differ between versions (fetch above all), so each
+    // runtime gets its own table.
+    node: { type: 'string', default: 'machine,24' },
     out: { type: 'string' },
   },
 });
@@ -24,33 +28,61 @@ const selected = values.only === undefined ? [...sectionNames] : parseSections(v
 const outPath =
   values.out ?? (!values.quick && values.only === undefined ? join(resultsDir, 'latest.md') : undefined);
 
-const measurements: Measurement[] = [];
-const notes: string[] = [];
+const { runtimes, notes: runtimeNotes } = resolveRuntimes(values.node.split(',').map((s) => s.trim()));
+for (const note of runtimeNotes) process.stderr.write(`bench: ${note}\n`);
+if (runtimes.length === 0) throw new Error(`no runtime to measure on (--node ${values.node})`);
+
+const runs = runtimes.map((runtime) => ({
+  runtime,
+  measurements: [] as Measurement[],
+  notes: [] as string[],
+}));
 const failures: string[] = [];
+// Each section runs on every runtime before the next section starts, so drift on a busy machine
+// falls on all of them alike.
 for (const name of selected) {
-  const started = performance.now();
-  process.stderr.write(`bench: ${name}…\n`);
-  try {
-    const result = await runSection(name, plan);
-    measurements.push(...result.measurements);
-    notes.push(...result.notes);
-    process.stderr.write(`bench: ${name} done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    failures.push(`Section ${name} failed: ${firstLines(error, 1)}`);
-    process.stderr.write(`bench: ${name} failed: ${reason}\n`);
+  for (const [index, run] of runs.entries()) {
+    const on = `${name} on Node ${run.runtime.version}`;
+    const started = performance.now();
+    process.stderr.write(`bench: ${on}…\n`);
+    try {
+      // Bundle sizes do not depend on the runtime: measured once, shown in the first table.
+      const result = await runSection(name, plan, run.runtime, { sizes: index === 0 });
+      run.measurements.push(...result.measurements);
+      run.notes.push(...result.notes);
+      process.stderr.write(`bench: ${on} done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      failures.push(`Section ${on} failed: ${firstLines(error, 1)}`);
+      process.stderr.write(`bench: ${on} failed: ${reason}\n`);
+    }
   }
 }
 
-const report = renderReport({
-  machine: machineLine(),
-  measurements,
-  notes: [
-    `Plan: ${plan.name}; ${plan.rounds} round(s) per figure (median, min, max over rounds); ${new Date().toISOString().slice(0, 10)}.`,
-    ...notes,
-    ...failures,
-  ],
-});
+const date = new Date().toISOString().slice(0, 10);
+const labelled = runs.map((run) => ({ ...run, label: `Node ${run.runtime.version}` }));
+const parts = [
+  machineLine(),
+  `Plan: ${plan.name}; ${plan.rounds} round(s) per figure (median, min, max over rounds); ${date}. Each section ran on every runtime in turn.`,
+  ...runtimeNotes,
+  ...failures,
+  '',
+  '## Goals by runtime',
+  '',
+  renderGoalComparison(labelled),
+  ...labelled.map(
+    (run, index) =>
+      `${renderReport({
+        machine: `## ${run.label} (${run.runtime.origin})`,
+        measurements: run.measurements,
+        notes:
+          index === 0 || !selected.includes('size')
+            ? run.notes
+            : [...run.notes, sizesNote(labelled[0]?.label)],
+      })}`,
+  ),
+];
+const report = parts.join('\n');
 process.stdout.write(`\n${report}`);
 if (outPath) {
   mkdirSync(dirname(outPath), { recursive: true });
@@ -58,6 +90,10 @@ if (outPath) {
   process.stderr.write(`bench: wrote ${outPath}\n`);
 }
 process.exitCode = failures.length > 0 ? 1 : 0;
+
+function sizesNote(firstLabel: string | undefined): string {
+  return `Bundle sizes do not depend on the runtime: see the ${firstLabel} table.`;
+}
 
 function parseSections(list: string): SectionName[] {
   const names = list.split(',').map((s) => s.trim());

@@ -3,6 +3,7 @@ import type { Measurement, SectionResult } from './measurement.js';
 import { measuredPackages } from './packages.js';
 import { distModule } from './paths.js';
 import type { Plan } from './plan.js';
+import type { Runtime } from './runtimes.js';
 import type { SectionRequest } from './section-main.js';
 import { measureImportTimes } from './sections/import-time.js';
 import { measureSizes } from './sections/size.js';
@@ -12,13 +13,21 @@ import { startPrism } from './servers/prism.js';
 export const sectionNames = ['unary', 'concurrency', 'streaming', 'memory', 'emulator', 'size'] as const;
 export type SectionName = (typeof sectionNames)[number];
 
-/** Runs one section: servers in their own processes, the measuring code in a fresh one. */
-export function runSection(name: SectionName, plan: Plan): Promise<SectionResult> {
+/**
+ * Runs one section on one runtime: servers in their own processes, the measuring code in a fresh one,
+ * all on the runtime's Node. Bundle sizes do not depend on the runtime; `sizes: false` skips them.
+ */
+export function runSection(
+  name: SectionName,
+  plan: Plan,
+  runtime: Runtime,
+  { sizes = true }: { sizes?: boolean } = {},
+): Promise<SectionResult> {
   switch (name) {
     case 'unary':
     case 'concurrency':
-      return withServer('emulator', (target) =>
-        inChild(plan, {
+      return withServer(runtime, 'emulator', (target) =>
+        inChild(runtime, plan, {
           section: 'calls',
           target: { url: target.url, apiKey: target.apiKey },
           calls: name === 'unary' ? plan.unaryCalls : plan.concurrentCalls,
@@ -27,20 +36,20 @@ export function runSection(name: SectionName, plan: Plan): Promise<SectionResult
         }),
       );
     case 'memory':
-      return memory(plan);
+      return memory(runtime, plan);
     case 'streaming':
-      return withServer('stream-source', (target) =>
-        inChild(plan, {
+      return withServer(runtime, 'stream-source', (target) =>
+        inChild(runtime, plan, {
           section: 'streaming',
           target: { url: target.url, apiKey: target.apiKey, events: plan.streamEvents },
           rounds: plan.rounds,
         }),
       );
     case 'emulator':
-      return withServer('emulator', async (emulator) => {
-        const prism = await startPrism();
+      return withServer(runtime, 'emulator', async (emulator) => {
+        const prism = await startPrism(runtime.execPath);
         try {
-          return await inChild(plan, {
+          return await inChild(runtime, plan, {
             section: 'emulator-load',
             subject: {
               name: '@dataworkz/emulator',
@@ -67,19 +76,19 @@ export function runSection(name: SectionName, plan: Plan): Promise<SectionResult
         }
       });
     case 'size':
-      return sizeAndImport(plan);
+      return sizeAndImport(runtime, plan, sizes);
   }
 }
 
 /** Each reading in its own process, so one subject's heap never counts against another. */
-async function memory(plan: Plan): Promise<SectionResult> {
+async function memory(runtime: Runtime, plan: Plan): Promise<SectionResult> {
   const results: SectionResult[] = [];
-  await withServer('emulator', async (emulator) => {
+  await withServer(runtime, 'emulator', async (emulator) => {
     const target = { url: emulator.url, apiKey: emulator.apiKey };
     for (let round = 0; round < plan.memoryRounds; round++) {
       for (const subject of ['client', 'fetch'] as const) {
         results.push(
-          await inChild(plan, {
+          await inChild(runtime, plan, {
             section: 'memory-calls',
             target,
             calls: plan.memoryCalls,
@@ -90,12 +99,12 @@ async function memory(plan: Plan): Promise<SectionResult> {
       }
     }
   });
-  await withServer('stream-source', async (source) => {
+  await withServer(runtime, 'stream-source', async (source) => {
     const target = { url: source.url, apiKey: source.apiKey, events: plan.memoryStreamEvents };
     for (let round = 0; round < plan.memoryRounds; round++) {
       for (const subject of ['a2a', 'parser'] as const) {
         results.push(
-          await inChild(plan, {
+          await inChild(runtime, plan, {
             section: 'memory-stream',
             target,
             warmEvents: plan.memoryWarmEvents,
@@ -119,26 +128,35 @@ function merge(results: readonly SectionResult[]): SectionResult {
   return { measurements: [...rows.values()], notes: results.flatMap((r) => r.notes) };
 }
 
-async function sizeAndImport(plan: Plan): Promise<SectionResult> {
-  const sizes = await measureSizes(measuredPackages);
-  const imports = await measureImportTimes(measuredPackages, plan.importRuns);
+async function sizeAndImport(runtime: Runtime, plan: Plan, withSizes: boolean): Promise<SectionResult> {
+  const sizes = withSizes ? await measureSizes(measuredPackages) : { measurements: [], notes: [] };
+  const imports = await measureImportTimes(measuredPackages, plan.importRuns, runtime.execPath);
   return {
     measurements: [...sizes.measurements, ...imports.measurements],
     notes: [...sizes.notes, ...imports.notes],
   };
 }
 
-async function inChild(plan: Plan, request: SectionRequest): Promise<SectionResult> {
+async function inChild(runtime: Runtime, plan: Plan, request: SectionRequest): Promise<SectionResult> {
   const { value, child } = await askChild(distModule('section-main.js'), request, {
     timeoutMs: plan.sectionTimeoutMs,
     execArgv: ['--expose-gc'],
+    execPath: runtime.execPath,
   });
   await stopChild(child);
   return value as SectionResult;
 }
 
-async function withServer<T>(kind: ServerKind, use: (server: ServerInfo) => Promise<T>): Promise<T> {
-  const { value, child } = await askChild(distModule('server-main.js'), { kind }, { timeoutMs: 60_000 });
+async function withServer<T>(
+  runtime: Runtime,
+  kind: ServerKind,
+  use: (server: ServerInfo) => Promise<T>,
+): Promise<T> {
+  const { value, child } = await askChild(
+    distModule('server-main.js'),
+    { kind },
+    { timeoutMs: 60_000, execPath: runtime.execPath },
+  );
   try {
     return await use(value as ServerInfo);
   } finally {

@@ -76,26 +76,100 @@ function isBaselineOfAnother(m: Measurement, all: readonly Measurement[]): boole
 }
 
 function goalCell(goal: Goal, unit: string, median: number, baseMedian: number | undefined): string {
-  const verdict = (met: boolean) => (met ? 'met' : 'missed');
+  const met = goalMet(goal, median, baseMedian);
+  let label = goalLabel(goal, unit);
+  if (goal.kind === 'delta-max' && baseMedian !== undefined) {
+    const delta = median - baseMedian;
+    label += ` (${delta >= 0 ? '+' : ''}${formatNumber(delta)} ${unit})`;
+  }
+  return `${label}: ${met === undefined ? 'no baseline' : verdict(met)}`;
+}
+
+function goalLabel(goal: Goal, unit: string): string {
   switch (goal.kind) {
     case 'max':
-      return `≤ ${formatNumber(goal.value)} ${unit}: ${verdict(median <= goal.value)}`;
+      return `≤ ${formatNumber(goal.value)} ${unit}`;
     case 'min':
-      return `≥ ${formatNumber(goal.value)} ${unit}: ${verdict(median >= goal.value)}`;
+      return `≥ ${formatNumber(goal.value)} ${unit}`;
+    case 'ratio-max':
+      return `ratio ≤ ${goal.value}`;
+    case 'ratio-min':
+      return `ratio ≥ ${goal.value}`;
+    case 'delta-max':
+      return `within ${formatNumber(goal.value)} ${unit}`;
+  }
+}
+
+/** Whether the row meets the goal; undefined when the goal needs a baseline the run lacks. */
+function goalMet(goal: Goal, median: number, baseMedian: number | undefined): boolean | undefined {
+  switch (goal.kind) {
+    case 'max':
+      return median <= goal.value;
+    case 'min':
+      return median >= goal.value;
     case 'ratio-max':
     case 'ratio-min': {
-      const sign = goal.kind === 'ratio-max' ? '≤' : '≥';
-      if (baseMedian === undefined || baseMedian === 0) return `ratio ${sign} ${goal.value}: no baseline`;
+      if (baseMedian === undefined || baseMedian === 0) return undefined;
       const ratio = median / baseMedian;
-      return `ratio ${sign} ${goal.value}: ${verdict(goal.kind === 'ratio-max' ? ratio <= goal.value : ratio >= goal.value)}`;
+      return goal.kind === 'ratio-max' ? ratio <= goal.value : ratio >= goal.value;
     }
-    case 'delta-max': {
-      if (baseMedian === undefined) return `within ${formatNumber(goal.value)} ${unit}: no baseline`;
-      const delta = median - baseMedian;
-      const shown = `${delta >= 0 ? '+' : ''}${formatNumber(delta)} ${unit}`;
-      return `within ${formatNumber(goal.value)} ${unit} (${shown}): ${verdict(delta <= goal.value)}`;
-    }
+    case 'delta-max':
+      return baseMedian === undefined ? undefined : median - baseMedian <= goal.value;
   }
+}
+
+function verdict(met: boolean): string {
+  return met ? 'met' : 'missed';
+}
+
+/**
+ * One table of the rows that have a goal, side by side for each runtime: the median, the ratio to the
+ * row's baseline and whether the goal is met.
+ */
+export function renderGoalComparison(
+  runs: readonly { label: string; measurements: readonly Measurement[] }[],
+): string {
+  const keyOf = (m: Measurement) => `${m.section}\u0000${m.metric}\u0000${m.subject}`;
+  const rows = new Map<string, Measurement>();
+  for (const run of runs) {
+    for (const m of grouped(run.measurements))
+      if (m.goals?.length && !rows.has(keyOf(m))) rows.set(keyOf(m), m);
+  }
+  const titles = ['section', 'metric', 'subject', 'goal', ...runs.map((run) => run.label)];
+  const body = [...rows.values()].map((m) => {
+    const cellsPerRun = runs.map((run) => {
+      const own = run.measurements.find((o) => keyOf(o) === keyOf(m));
+      if (own === undefined) return 'not measured';
+      const { median } = summarize(own.samples);
+      const base = own.baseline === undefined ? undefined : findBaseline(own, run.measurements);
+      const baseMedian = base ? summarize(base.samples).median : undefined;
+      const goals = own.goals ?? [];
+      // The ratio or difference to the baseline only where a goal is set on it.
+      const kinds = new Set(goals.map((goal) => goal.kind));
+      let relative: string | undefined;
+      if ((kinds.has('ratio-max') || kinds.has('ratio-min')) && baseMedian !== undefined && baseMedian > 0) {
+        relative = `${(median / baseMedian).toFixed(2)}×`;
+      } else if (kinds.has('delta-max') && baseMedian !== undefined) {
+        const delta = median - baseMedian;
+        relative = `${delta >= 0 ? '+' : ''}${formatNumber(delta)} ${own.unit}`;
+      }
+      const verdicts = goals.map((goal) => goalMet(goal, median, baseMedian));
+      const shown = verdicts.map((met) => (met === undefined ? 'no baseline' : verdict(met))).join('; ');
+      return [`${formatNumber(median)} ${own.unit}`, relative, shown].filter(Boolean).join(', ');
+    });
+    const goals = (m.goals ?? []).map((goal) => goalLabel(goal, m.unit)).join('; ');
+    return [m.section, m.metric, m.subject, goals, ...cellsPerRun].map(escapePipes);
+  });
+  const widths = titles.map((title, i) => Math.max(width(title), ...body.map((r) => width(r[i] ?? ''))));
+  const lines = [
+    row(titles, widths),
+    row(
+      widths.map((w) => '-'.repeat(w)),
+      widths,
+    ),
+    ...body.map((cells) => row(cells, widths)),
+  ];
+  return `${lines.join('\n')}\n`;
 }
 
 function escapePipes(cell: string): string {

@@ -1,12 +1,13 @@
-// `pnpm examples`: runs every example program in order, each in its own process as a user would run
-// it, against the embedded emulator or, when DATAWORKZ_BASE_URL and DATAWORKZ_API_KEY are set, a real
-// deployment. Exits non-zero when any program fails. `--runtime bun` or `--runtime deno` runs the
-// programs under Bun or Deno (found on PATH) instead of Node, with the emulator still on Node.
+// `pnpm examples [name...]`: runs every example program in order (or only the ones named, e.g.
+// `search answer`), each in its own process as a user would run it, against the embedded emulator or,
+// when DATAWORKZ_BASE_URL and DATAWORKZ_API_KEY are set, a real deployment. Exits non-zero when any
+// program fails. `--runtime bun` or `--runtime deno` runs the programs under Bun or Deno (found on
+// PATH) instead of Node, with the emulator still on Node.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
-import { programs } from './programs.js';
+import { type ExampleProgram, programs } from './programs.js';
 import { bold, dim, green, red } from './support/output.js';
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -29,13 +30,38 @@ const RUNTIMES = {
 } as const;
 type Runtime = keyof typeof RUNTIMES;
 
-function chooseRuntime(): Runtime {
-  const { values } = parseArgs({ options: { runtime: { type: 'string', default: 'node' } } });
-  const runtime = values.runtime;
-  if (!(runtime in RUNTIMES)) {
-    throw new Error(`--runtime must be one of ${Object.keys(RUNTIMES).join(', ')}; got ${runtime}.`);
+/** Each program by its name: its file name without `.ts`, e.g. `search`. */
+const programsByName = new Map(programs.map((program) => [program.file.replace(/\.ts$/, ''), program]));
+
+function usageError(message: string): never {
+  console.error(`pnpm examples: ${message}`);
+  process.exit(2);
+}
+
+function parseCommandLine(): { runtime: Runtime; selected: ExampleProgram[] } {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse();
+  } catch (error) {
+    usageError((error as Error).message);
   }
-  return runtime as Runtime;
+  const runtime = parsed.values.runtime;
+  if (!(runtime in RUNTIMES)) {
+    usageError(`--runtime must be one of ${Object.keys(RUNTIMES).join(', ')}; got ${runtime}.`);
+  }
+  // Named programs run in the order given; none named runs them all.
+  const names = [...new Set(parsed.positionals.map((name) => name.replace(/\.ts$/, '')))];
+  const selected = names.flatMap((name) => programsByName.get(name) ?? []);
+  const unknown = names.filter((name) => !programsByName.has(name));
+  if (unknown.length > 0) {
+    const list = [...programsByName.keys()].join('\n  ');
+    usageError(`no example named ${unknown.join(', ')}. The examples are:\n  ${list}`);
+  }
+  return { runtime: runtime as Runtime, selected: names.length === 0 ? programs : selected };
+}
+
+function parse() {
+  return parseArgs({ allowPositionals: true, options: { runtime: { type: 'string', default: 'node' } } });
 }
 
 interface Target {
@@ -84,17 +110,19 @@ function runProgram(file: string, env: Record<string, string>): Promise<number |
   });
 }
 
-const runtime = chooseRuntime();
+const { runtime, selected } = parseCommandLine();
 const target = await chooseTarget();
 console.log(bold('Dataworkz SDK examples'));
-console.log(dim(`Running ${programs.length} programs on ${runtime} against ${target.description}`));
+const runtimeName = runtime === 'node' ? `Node ${process.version}` : runtime;
+const count = selected.length === 1 ? '1 program' : `${selected.length} programs`;
+console.log(dim(`Running ${count} on ${runtimeName} against ${target.description}`));
 
 let passed = 0;
 const failed: string[] = [];
 try {
-  for (const [index, program] of programs.entries()) {
+  for (const [index, program] of selected.entries()) {
     console.log(
-      `\n${bold(`[${index + 1}/${programs.length}] ${program.title}`)} ${dim(`src/programs/${program.file}`)}`,
+      `\n${bold(`[${index + 1}/${selected.length}] ${program.title}`)} ${dim(`src/programs/${program.file}`)}`,
     );
     const started = performance.now();
     const outcome = await runProgram(program.file, target.env);

@@ -12,6 +12,7 @@ const metric = 'cold import';
 export async function measureImportTimes(
   packages: readonly MeasuredPackage[],
   runs: number,
+  execPath: string,
 ): Promise<SectionResult> {
   const out: Measurement[] = [];
   const notes: string[] = [];
@@ -20,8 +21,8 @@ export async function measureImportTimes(
     const baseline: number[] = [];
     try {
       for (let i = 0; i < runs; i++) {
-        own.push(await importMs(pkg.dir, pkg.name));
-        if (pkg.baseline) baseline.push(await importMs(pkg.dir, pkg.baseline.specifier));
+        own.push(await importMs(execPath, pkg.dir, pkg.name));
+        if (pkg.baseline) baseline.push(await importMs(execPath, pkg.dir, pkg.baseline.specifier));
       }
     } catch (error) {
       notes.push(`Import time of ${pkg.name} not measured: ${firstLines(error)}`);
@@ -36,9 +37,9 @@ export async function measureImportTimes(
 }
 
 /** Run from the package's own directory, so its name and its dependencies resolve as for a user. */
-async function importMs(cwd: string, specifier: string): Promise<number> {
+async function importMs(execPath: string, cwd: string, specifier: string): Promise<number> {
   const code = `const t = performance.now(); await import(${JSON.stringify(specifier)}); process.stdout.write(String(performance.now() - t));`;
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', code], {
+  const { stdout } = await run(execPath, ['--input-type=module', '-e', code], {
     cwd,
     timeout: 60_000,
   });

@@ -16,11 +16,11 @@ const require = createRequire(import.meta.url);
  * Starts Prism's mock server on the project's spec. Request logging is off (`-v warn`), Prism's fastest
  * setting, so the comparison does not count its log output against it.
  */
-export async function startPrism(timeoutMs = 60_000): Promise<PrismServer> {
+export async function startPrism(execPath: string, timeoutMs = 60_000): Promise<PrismServer> {
   const port = await freePort();
   const bin = join(dirname(require.resolve('@stoplight/prism-cli/package.json')), 'dist', 'index.js');
   const child = spawn(
-    process.execPath,
+    execPath,
     [bin, 'mock', '--host', '127.0.0.1', '--port', String(port), '-v', 'warn', specPath],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );

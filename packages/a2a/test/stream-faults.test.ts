@@ -27,6 +27,7 @@ import {
   startRawServer,
   working,
 } from './support/raw-server.js';
+import { verbose } from './support/verbose.js';
 
 // Recognisable, so that a leak anywhere is found.
 const apiKey = 'dwk-SECRET-7c1d9e22-a2a-fault-suite';
@@ -80,7 +81,7 @@ function assertNoSecret(error: unknown): void {
 
 describe('stream faults', () => {
   afterAll(() => {
-    console.log(`stream faults injected: ${outcomes.length}\n  ${outcomes.join('\n  ')}`);
+    if (verbose) console.log(`stream faults injected: ${outcomes.length}\n  ${outcomes.join('\n  ')}`);
   });
 
   it('a stream that ends before its final event is an IncompleteStreamError', async () => {

@@ -1,4 +1,6 @@
-/** Counts injected faults and how each ended, and prints the table when the suite ends. */
+import { verbose } from './verbose.js';
+
+/** Counts injected faults and how each ended; prints the table when the suite ends, if verbose. */
 export class FaultLedger {
   private readonly rows: Array<{ fault: string; outcome: string }> = [];
 
@@ -11,6 +13,7 @@ export class FaultLedger {
   }
 
   print(title: string): void {
+    if (!verbose) return;
     console.log(`${title}: ${this.rows.length} faults injected`);
     console.table(this.rows);
   }

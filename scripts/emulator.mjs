@@ -1,0 +1,36 @@
+// `pnpm emulator [flags]`: starts the built dataworkz-emulator bin on its own and prints the lines that
+// point the examples (or any client) at it. Flags go to the emulator: `--port 0`, `--api-key dev-key`,
+// `--data DIR`, `--help`, ...
+import { spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const root = resolve(import.meta.dirname, '..');
+const bin = join(root, 'packages/emulator/bin/dataworkz-emulator.js');
+const emulator = spawn(process.execPath, [bin, ...process.argv.slice(2)], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+
+// The emulator prints `Dataworkz emulator listening on URL`, then `API key: KEY`.
+let url;
+createInterface({ input: emulator.stdout }).on('line', (line) => {
+  console.log(line);
+  url ??= /listening on (\S+)/.exec(line)?.[1];
+  const apiKey = /^API key: (\S+)/.exec(line)?.[1];
+  if (url === undefined || apiKey === undefined) return;
+  console.log(`
+Point the examples or your own client at it, in another terminal:
+
+  export DATAWORKZ_BASE_URL=${url}
+  export DATAWORKZ_API_KEY=${apiKey}
+
+  pnpm examples search    # or any example by name; every one without a name
+
+Ctrl-C stops the emulator.`);
+});
+
+// Ctrl-C reaches the emulator as well (same process group): it closes its connections and exits, and
+// this script exits with it. A SIGTERM sent to this script alone is passed on.
+process.on('SIGINT', () => {});
+process.on('SIGTERM', () => emulator.kill('SIGTERM'));
+emulator.on('exit', (code, signal) => process.exit(code ?? (signal === null ? 0 : 1)));
