@@ -77,7 +77,7 @@ try {
   console.log(`  packed: ${tarballs.map((file) => basename(file)).join(', ')}`);
 
   mkdirSync(project);
-  for (const entry of ['package.json', 'tsconfig.json', 'src']) {
+  for (const entry of ['package.json', 'tsconfig.json', 'tsconfig.browser.json', 'src', 'browser']) {
     cpSync(join(root, 'scripts', 'consumer', entry), join(project, entry), { recursive: true });
   }
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs], {
@@ -86,20 +86,23 @@ try {
   });
   console.log('  npm install: the tarballs, typescript and @types/node');
 
-  const tsc = spawnSync(
-    process.execPath,
-    [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.', '--pretty', 'false'],
-    { cwd: project, encoding: 'utf8' },
-  );
-  const errors = tsc.stdout.split('\n').filter((line) => /error TS\d+/.test(line)).length;
-  if (tsc.status === 0) {
-    console.log('  tsc: compiles under scripts/consumer/tsconfig.json');
-  } else {
-    failures.push(`tsc: ${errors} error(s) under scripts/consumer/tsconfig.json`);
-    console.log(
-      `  tsc: ${errors} error(s) under scripts/consumer/tsconfig.json; running the emitted code anyway`,
+  // The Node project (it also emits the programs run below), then a browser page: DOM lib, no @types/node.
+  for (const config of ['tsconfig.json', 'tsconfig.browser.json']) {
+    const tsc = spawnSync(
+      process.execPath,
+      [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config, '--pretty', 'false'],
+      { cwd: project, encoding: 'utf8' },
     );
-    console.log(indent(tsc.stdout || tsc.stderr));
+    const errors = tsc.stdout.split('\n').filter((line) => /error TS\d+/.test(line)).length;
+    if (tsc.status === 0) {
+      console.log(`  tsc: compiles under scripts/consumer/${config}`);
+    } else {
+      failures.push(`tsc: ${errors} error(s) under scripts/consumer/${config}`);
+      console.log(
+        `  tsc: ${errors} error(s) under scripts/consumer/${config}; running the emitted code anyway`,
+      );
+      console.log(indent(tsc.stdout || tsc.stderr));
+    }
   }
 
   for (const major of Object.keys(nodeVersions)) runtimes.set(`v${nodeVersions[major]}`, nodeBinary(major));
