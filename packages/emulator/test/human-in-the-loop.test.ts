@@ -43,6 +43,7 @@ async function reply(
   target: Emulator,
   to: TaskStatusUpdateEvent,
   reply: { text?: string; resolution?: unknown },
+  agentId = orderStatus,
 ): Promise<StreamEvent[]> {
   const message: Message = {
     kind: 'message',
@@ -58,7 +59,7 @@ async function reply(
     ],
   };
   const events: StreamEvent[] = [];
-  for await (const event of transportFor(target, orderStatus).sendMessageStream(
+  for await (const event of transportFor(target, agentId).sendMessageStream(
     { message },
     { signal: AbortSignal.timeout(10_000) },
   )) {
@@ -132,6 +133,22 @@ it('asks which order a return question means when the customer has several, with
   expect(answerText(done)).toBe(
     'Order 1002 was delivered on 2026-01-24. As a Gold customer, Ada Lovelace has 60 days. It can be returned until 2026-03-25.',
   );
+});
+
+it('continues a task from its own exchange when the context conversation was forgotten', async () => {
+  const small = await startEmulator({ apiKeys: ['small-key'], limits: { maxConversations: 1 } });
+  try {
+    const advisor = seed.agents.productAdvisor.agentId;
+    const asked = finalStatus(await streamAll(small, advisor, { text: 'What changed in 2.1?' }));
+    expect(answerText(asked)).toBe('Which two versions should I compare (for example 2.0 and 2.1)?');
+    // A second conversation pushes the first out of the conversation store.
+    await streamAll(small, advisor, { text: 'How do I reset my password?' });
+    const done = finalStatus(await reply(small, asked, { text: 'Against 2.0, please' }, advisor));
+    expect(done.status.state).toBe('completed');
+    expect(answerText(done)).toMatch(/^In 2\.1: .* In 2\.0: /);
+  } finally {
+    await small.close();
+  }
 });
 
 describe('cancelling an order waits for approval', () => {
