@@ -102,11 +102,9 @@ export class DataworkzAgentExecutor implements AgentExecutor {
         this.sources,
         onStep,
       );
-      conversation.turns = [
-        ...history,
-        { by: 'USER', text: outcome.heard },
-        { by: 'AI', text: outcome.answer },
-      ];
+      // A refused resolution with no text leaves no user words to remember.
+      const heard = outcome.heard ? [{ by: 'USER' as const, text: outcome.heard }] : [];
+      conversation.turns = [...history, ...heard, { by: 'AI', text: outcome.answer }];
       this.conversations.write(this.agent.agentId, contextId, conversation);
       const parts: Message['parts'] = [{ kind: 'text', text: outcome.answer }];
       if (this.agent.structuredResponse && outcome.structuredOutput) {

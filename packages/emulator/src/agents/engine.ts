@@ -1,5 +1,5 @@
 import { capabilityAnswer, isSmallTalk } from './capabilities.js';
-import { decisionIn, readReply } from './hitl.js';
+import { decisionIn, inputOptions, readReply } from './hitl.js';
 import {
   type AgentDefinition,
   type AgentInput,
@@ -62,7 +62,7 @@ function personalise(answer: string, contextValues: Record<string, unknown>): st
 function hitlRequestOf(result: ScenarioResult): HitlRequest {
   const {
     type = 'INPUT_REQUIRED',
-    options = type === 'INPUT_REQUIRED' ? ['submit'] : [],
+    options = type === 'INPUT_REQUIRED' ? inputOptions : [],
     ...rest
   } = result.ask ?? {};
   return { requestId: globalThis.crypto.randomUUID(), type, message: result.answer, options, ...rest };

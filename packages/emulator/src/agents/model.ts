@@ -62,7 +62,7 @@ export interface PendingQuestion {
 }
 
 /** What a scenario asks for; the engine gives it a requestId, the question text and default options. */
-export type HitlAsk = Omit<HitlRequest, 'requestId' | 'message' | 'options'> & { options?: string[] };
+type HitlAsk = Omit<HitlRequest, 'requestId' | 'message' | 'options'> & { options?: string[] };
 
 /** One real step of a run, reported as it happens (the stream sends each as a task update). */
 export interface AgentStep {

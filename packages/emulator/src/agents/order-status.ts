@@ -1,7 +1,6 @@
-import { businessDate } from '../data/commerce.js';
+import { businessDate, type Order } from '../data/commerce.js';
 import { stableId } from '../data/ids.js';
 import { supportKbSystemId } from '../data/support-kb.js';
-import type { Order } from '../data/commerce.js';
 import { addDays, daysAfter, findCustomerKey, findOrderId } from './conversation.js';
 import { approvalOptions } from './hitl.js';
 import type { AgentDefinition, AgentInput, ScenarioResult } from './model.js';
