@@ -153,6 +153,14 @@ describe('the A2A stream, read with the raw @a2a-js/sdk 0.3.14 client', () => {
     expect(answerText(final)).toMatch(answer);
   });
 
+  it('still runs the scenario of a request that opens with a greeting or thanks', async () => {
+    for (const text of ['Hi, where is order 1001?', 'Thanks! And where is order 1001?']) {
+      const final = finalStatus(await streamAll(emu, orderStatus, { text }));
+      expect(final.status.message?.metadata?.scenario).toBe('Order status');
+      expect(answerText(final)).toMatch(/^Order 1001 for Ada Lovelace shipped/);
+    }
+  });
+
   it('greets a provided userName by name', async () => {
     const final = finalStatus(
       await streamAll(emu, orderStatus, {

@@ -127,8 +127,14 @@ it('asks which order a return question means when the customer has several, with
   );
   const request = openRequest(asked);
   expect(request).toMatchObject({ type: 'CLARIFICATION_REQUIRED', options: ['1001', '1002'] });
+  // Order numbers in the question itself do not count as the answer.
+  const again = finalStatus(await reply(emu, asked, { text: 'the one I like best' }));
+  expect(again.status.state).toBe('input-required');
+  expect(openRequest(again)).toMatchObject({ type: 'CLARIFICATION_REQUIRED', options: ['1001', '1002'] });
   const done = finalStatus(
-    await reply(emu, asked, { resolution: { requestId: request.requestId, selectedOption: '1002' } }),
+    await reply(emu, again, {
+      resolution: { requestId: openRequest(again).requestId, selectedOption: '1002' },
+    }),
   );
   expect(answerText(done)).toBe(
     'Order 1002 was delivered on 2026-01-24. As a Gold customer, Ada Lovelace has 60 days. It can be returned until 2026-03-25.',

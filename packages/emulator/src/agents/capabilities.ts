@@ -1,19 +1,20 @@
 import type { AgentDefinition } from './model.js';
 
 const greeting = /^\s*(hi|hello|hey|hiya|howdy|greetings|good (morning|afternoon|evening|day))\b[\s,!.]*/i;
-const thanks = /^\s*(thanks|thank you|cheers|much appreciated)\b/i;
+const thanks = /^\s*(thanks|thank you|cheers|much appreciated)\b[\s,!.]*/i;
 const smallTalk =
-  /^(there|everyone|all|team)?[\s,!.]*(how are you( doing)?|how'?s it going|what'?s up)?[\s,!.?]*$/i;
+  /^(there|everyone|all|team|so much|a lot|very much)?[\s,!.]*(how are you( doing)?|how'?s it going|what'?s up)?[\s,!.?]*$/i;
 const askingAboutAgent =
   /\b(what can you (do|help)|what do you do|what are you|who are you|how can you help|what can i ask|what are your (skills|capabilities))\b/i;
 
 /**
- * Text no scenario should try to answer: a greeting, thanks, or a question about the agent itself.
- * Checked before scenario keywords, so "what can you do?" does not become a product question.
+ * Text no scenario should try to answer: a greeting or thanks with nothing else asked, or a
+ * question about the agent itself. Checked before scenario keywords, so "what can you do?" does
+ * not become a product question while "Hi, where is order 1001?" still finds its scenario.
  */
 export function isSmallTalk(text: string): boolean {
-  if (askingAboutAgent.test(text) || thanks.test(text)) return true;
-  const rest = text.replace(greeting, '');
+  if (askingAboutAgent.test(text)) return true;
+  const rest = text.replace(greeting, '').replace(thanks, '');
   return rest !== text && smallTalk.test(rest);
 }
 

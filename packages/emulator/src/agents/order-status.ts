@@ -6,12 +6,22 @@ import { approvalOptions } from './hitl.js';
 import type { AgentDefinition, AgentInput, ScenarioResult } from './model.js';
 import type { Toolbox } from './toolbox.js';
 
+const whichOrder = 'Which order do you mean: ';
+
+/** Whether the input answers the agent's question which of several orders is meant. */
+function choosing(input: AgentInput): boolean {
+  if (input.pending) return input.pending.request.type === 'CLARIFICATION_REQUIRED';
+  const lastAnswer = [...input.history].reverse().find((t) => t.by === 'AI');
+  return lastAnswer?.text.includes(whichOrder) ?? false;
+}
+
 /**
  * The order a return question is about: the one named, else the caller's only order that is not
  * cancelled; several are a question back (which one), as a return applies to one order.
  */
 async function orderToReturn(input: AgentInput, tools: Toolbox): Promise<Order | Order[] | undefined> {
-  const orderId = findOrderId(input);
+  // Answering "which order?", only the reply counts: the question itself names every candidate.
+  const orderId = findOrderId(choosing(input) ? { ...input, history: [], contextValues: {} } : input);
   if (orderId) return tools.getOrder(orderId);
   const key = findCustomerKey(input);
   const customer = key ? await tools.getCustomer(key) : undefined;
@@ -36,7 +46,7 @@ function askWhichOrder(candidates: Order[]): ScenarioResult {
   const listed = candidates.map(describe);
   return {
     state: 'input-required',
-    answer: `Which order do you mean: ${listed.slice(0, -1).join(', ')} or ${listed.at(-1)}?`,
+    answer: `${whichOrder}${listed.slice(0, -1).join(', ')} or ${listed.at(-1)}?`,
     ask: { type: 'CLARIFICATION_REQUIRED', field: 'orderId', options: candidates.map((o) => o.orderId) },
   };
 }
