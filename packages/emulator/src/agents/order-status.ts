@@ -107,7 +107,7 @@ export const orderStatusAgent: AgentDefinition = {
   agentId: orderStatusAgentId,
   name: 'Order Status Assistant',
   description:
-    'Answers questions about orders by joining the customer table, the orders API and the returns policy.',
+    'Answers questions about orders by joining the customer table, the orders API and the returns policy, and cancels orders not yet shipped once the caller approves.',
   createdByName: 'Dana Reyes',
   createdDate: '2026-03-14 09:21:07.412',
   llms: { [orderStatusLlmId]: 'gpt-4o-mini' },
