@@ -1,4 +1,5 @@
 import type { AgentDefinition } from './agents/model.js';
+import { OrderBook } from './agents/order-book.js';
 import type { KnowledgeSource } from './agents/toolbox.js';
 import type { Dataset, QnaSystem } from './data/model.js';
 import { own } from './data/own.js';
@@ -8,6 +9,8 @@ import { Retriever } from './qna/retriever.js';
 /** The dataset with its search indexes, and lookups that answer 404 for unknown ids. */
 export class ServiceState {
   readonly knowledge = new Map<string, KnowledgeSource>();
+  /** The orders API's records, changed by agents (cancellations) for this emulator only. */
+  readonly orders = new OrderBook();
   private readonly agents = new Map<string, AgentDefinition>();
 
   constructor(readonly dataset: Dataset) {

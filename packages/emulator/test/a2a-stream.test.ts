@@ -114,13 +114,62 @@ describe('the A2A stream, read with the raw @a2a-js/sdk 0.3.14 client', () => {
     expect(answerText(final)).toMatch(/^Invalid provided values: /);
   });
 
-  it('ends a run it cannot answer with a final failed status and the reason', async () => {
-    const events = await streamAll(emu, orderStatus, { text: 'Tell me a joke' });
-    const final = finalStatus(events);
-    expect(final.status.state).toBe('failed');
+  it('answers a greeting or off-topic text with what the agent can do, as a completed task', async () => {
+    const greeting = await streamAll(emu, orderStatus, { text: 'Hello, what can you do for me?' });
+    expect(greeting[0]?.kind).toBe('task');
+    expect(taskUpdates(greeting)).toEqual([
+      { type: 'COMPOSING', message: 'Composing the answer with gpt-4o-mini' },
+    ]);
+    const final = finalStatus(greeting);
+    expect(final.status.state).toBe('completed');
     expect(answerText(final)).toBe(
-      'No scenario of Order Status Assistant matches the request; try one of: Order status, Return eligibility, Customer orders',
+      'Hello! I\'m the Order Status Assistant. I can tell you where an order is and when it arrives, check whether an order can still be returned, list a customer\'s orders and cancel an order that has not shipped yet. For example, ask: "What is the status of order 1001?"',
     );
+    expect(final.status.message?.metadata).toMatchObject({
+      scenario: '',
+      queryPlan: 'no scenario matches; compose',
+    });
+    const offTopic = finalStatus(await streamAll(emu, policyHelper, { text: 'Tell me a joke' }));
+    expect(offTopic.status.state).toBe('completed');
+    expect(answerText(offTopic)).toBe(
+      'Sorry, I can\'t help with that. I\'m the Support Policy Helper. I can explain how long your hardware is under warranty, tell you how long delivery takes to your region and open a support ticket for a problem with your hardware. For example, ask: "How long is my warranty?"',
+    );
+  });
+
+  it.each([
+    [
+      'Hi',
+      /^Hello! I'm the Product Advisor\. I can compare what changed between two Nimbus versions and answer how-to questions/,
+    ],
+    ['Thanks!', /^You're welcome! I'm the Product Advisor\./],
+    ['Who won the world cup?', /^Sorry, I can't help with that\. I'm the Product Advisor\./],
+    [
+      'What is the weather today?',
+      /^The Nimbus manuals do not cover that question\. Ask me how to do something in Nimbus/,
+    ],
+  ])('never dead-ends the Product Advisor: %s', async (text, answer) => {
+    const final = finalStatus(await streamAll(emu, seed.agents.productAdvisor.agentId, { text }));
+    expect(final.status.state).toBe('completed');
+    expect(answerText(final)).toMatch(answer);
+  });
+
+  it('still runs the scenario of a request that opens with a greeting or thanks', async () => {
+    for (const text of ['Hi, where is order 1001?', 'Thanks! And where is order 1001?']) {
+      const final = finalStatus(await streamAll(emu, orderStatus, { text }));
+      expect(final.status.message?.metadata?.scenario).toBe('Order status');
+      expect(answerText(final)).toMatch(/^Order 1001 for Ada Lovelace shipped/);
+    }
+  });
+
+  it('greets a provided userName by name', async () => {
+    const final = finalStatus(
+      await streamAll(emu, orderStatus, {
+        text: 'Hi there',
+        values: { userName: 'Ada' },
+        extensions: [emu.extensionUri],
+      }),
+    );
+    expect(answerText(final)).toMatch(/^Hi Ada! I'm the Order Status Assistant\./);
   });
 
   it('continues a task that asked for input, by taskId', async () => {

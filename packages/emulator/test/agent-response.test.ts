@@ -85,13 +85,88 @@ describe('the deprecated response call', () => {
     });
   });
 
-  it('reports a run it cannot answer as FAILED with the reason', async () => {
+  it('answers text outside every scenario with what the agent can do', async () => {
     const res = await respond(seed.agents.policyHelper.agentId, 'Sing me a song');
     expectMatchesSpec('respondToAgent', res.json);
     expect(data(res)).toMatchObject({
-      status: 'FAILED',
-      failureReason: expect.stringMatching(/^No scenario of Support Policy Helper/),
+      status: 'COMPLETED',
+      scenario: '',
+      answer:
+        'Sorry, I can\'t help with that. I\'m the Support Policy Helper. I can explain how long your hardware is under warranty, tell you how long delivery takes to your region and open a support ticket for a problem with your hardware. For example, ask: "How long is my warranty?"',
     });
+    expect('failureReason' in data(res)).toBe(false);
+    const greeting = await respond(seed.agents.orderStatus.agentId, 'Hello, what can you do for me?');
+    expect(data(greeting)).toMatchObject({
+      status: 'COMPLETED',
+      answer: expect.stringMatching(
+        /^Hello! I'm the Order Status Assistant\. I can tell you where an order is/,
+      ),
+      structuredResponse: { responseType: 'Finish', structuredOutput: '{}' },
+    });
+  });
+
+  it('states a question back as INPUT_REQUIRED; the reply in the conversation history continues it', async () => {
+    const asked = await respond(seed.agents.orderStatus.agentId, 'Where is my order?');
+    expectMatchesSpec('respondToAgent', asked.json);
+    expect(data(asked)).toMatchObject({
+      status: 'INPUT_REQUIRED',
+      scenario: 'Order status',
+      answer: 'Which order number do you mean?',
+      structuredResponse: { responseType: 'AskUser', agentResponse: 'Which order number do you mean?' },
+    });
+    const done = await respond(seed.agents.orderStatus.agentId, 'It is 1001', {
+      conversationHistory: [
+        { by: 'USER', text: 'Where is my order?' },
+        { by: 'AI', text: String(data(asked).answer) },
+      ],
+    });
+    expect(data(done)).toMatchObject({
+      status: 'COMPLETED',
+      answer: 'Order 1001 for Ada Lovelace shipped on 2026-03-02 with DHL and is expected on 2026-03-05.',
+    });
+  });
+
+  it('asks before cancelling; a no keeps the order and a yes cancels it for later calls', async () => {
+    const agentId = seed.agents.orderStatus.agentId;
+    const own = await startEmulator({ apiKeys: ['cancel-key'] });
+    const respondTo = (userText: string, body?: unknown) =>
+      call(
+        own,
+        `/api/agents/v1/${agentId}/response?${q({ userText, llmProviderId: seed.llms.accountDefault })}`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        },
+      );
+    try {
+      const asked = data(await respondTo('Please cancel order 1003'));
+      expect(asked).toMatchObject({
+        status: 'INPUT_REQUIRED',
+        scenario: 'Cancel an order',
+        answer: expect.stringMatching(/Shall I cancel order 1003\?$/),
+      });
+      const history = [
+        { by: 'USER', text: 'Please cancel order 1003' },
+        { by: 'AI', text: String(asked.answer) },
+      ];
+      expect(data(await respondTo('no', { conversationHistory: history }))).toMatchObject({
+        status: 'COMPLETED',
+        answer: 'Understood: order 1003 stays as it is; nothing was changed.',
+      });
+      expect(data(await respondTo('Where is order 1003?')).answer).toMatch(/being prepared for shipping\.$/);
+      expect(data(await respondTo('yes', { conversationHistory: history }))).toMatchObject({
+        status: 'COMPLETED',
+        answer:
+          'Order 1003 (Nimbus Server licence) is cancelled as of 2026-03-14; nothing will be shipped or charged.',
+        queryPlan: 'select scenario: Cancel an order; call orders.cancelOrder(1003); compose',
+      });
+      expect(data(await respondTo('Where is order 1003?')).answer).toBe(
+        'Order 1003 for Grace Hopper was cancelled on 2026-03-14.',
+      );
+    } finally {
+      await own.close();
+    }
   });
 
   it.each([

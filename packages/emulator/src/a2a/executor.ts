@@ -1,11 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import type { Message, Task, TaskState, TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext, User } from '@a2a-js/sdk/server';
 import { runAgent } from '../agents/engine.js';
 import { type AgentDefinition, AgentRunError, type AgentStep } from '../agents/model.js';
-import type { KnowledgeSource } from '../agents/toolbox.js';
+import type { ToolSources } from '../agents/toolbox.js';
 import type { Log } from '../logger.js';
 import type { ConversationStore } from './conversations.js';
+import { pendingQuestionOf, readTaskReply, turnsOf } from './human-in-the-loop.js';
 import { readProvidedValues } from './provided-values.js';
 
 /** The caller of one stream request, with the LLM already chosen from `llmId`, the agent and the account. */
@@ -26,7 +26,7 @@ export class DataworkzAgentExecutor implements AgentExecutor {
 
   constructor(
     private readonly agent: AgentDefinition,
-    private readonly knowledge: Map<string, KnowledgeSource>,
+    private readonly sources: ToolSources,
     private readonly conversations: ConversationStore,
     private readonly extensionUri: string,
     private readonly stepDelayMs: number,
@@ -49,7 +49,7 @@ export class DataworkzAgentExecutor implements AgentExecutor {
     const agentMessage = (parts: Message['parts'], metadata?: Record<string, unknown>): Message => ({
       kind: 'message',
       role: 'agent',
-      messageId: randomUUID(),
+      messageId: globalThis.crypto.randomUUID(),
       taskId,
       contextId,
       parts,
@@ -82,10 +82,11 @@ export class DataworkzAgentExecutor implements AgentExecutor {
       const extensionActive = ctx.context?.requestedExtensions?.includes(this.extensionUri) ?? false;
       if (extensionActive) ctx.context?.addActivatedExtension(this.extensionUri);
       const conversation = this.conversations.read(this.agent.agentId, contextId);
-      const text = userMessage.parts
-        .map((p) => (p.kind === 'text' ? p.text : ''))
-        .join(' ')
-        .trim();
+      const { text, resolution } = readTaskReply(userMessage, this.extensionUri);
+      const pending = pendingQuestionOf(ctx.task);
+      // A continued task carries its own exchange, should the context's conversation have been forgotten.
+      const history =
+        ctx.task && conversation.turns.length === 0 ? turnsOf(ctx.task, userMessage) : conversation.turns;
       if (!llm) throw new AgentRunError('No LLM was selected for this request');
       if (extensionActive) {
         // Spread, not Object.assign: a `__proto__` key must stay a value, never become the prototype.
@@ -97,11 +98,13 @@ export class DataworkzAgentExecutor implements AgentExecutor {
       }
       const outcome = await runAgent(
         this.agent,
-        { text, history: conversation.turns, contextValues: { ...conversation.contextValues }, llm },
-        this.knowledge,
+        { text, history, contextValues: { ...conversation.contextValues }, llm, pending, resolution },
+        this.sources,
         onStep,
       );
-      conversation.turns.push({ by: 'USER', text }, { by: 'AI', text: outcome.answer });
+      // A refused resolution with no text leaves no user words to remember.
+      const heard = outcome.heard ? [{ by: 'USER' as const, text: outcome.heard }] : [];
+      conversation.turns = [...history, ...heard, { by: 'AI', text: outcome.answer }];
       this.conversations.write(this.agent.agentId, contextId, conversation);
       const parts: Message['parts'] = [{ kind: 'text', text: outcome.answer }];
       if (this.agent.structuredResponse && outcome.structuredOutput) {
@@ -116,6 +119,7 @@ export class DataworkzAgentExecutor implements AgentExecutor {
         queryPlan: outcome.queryPlan,
         llmId: llm.llmId,
         model: llm.model,
+        ...(outcome.hitlRequests ? { hitlRequests: outcome.hitlRequests } : {}),
       };
       publish(outcome.state, agentMessage(parts, metadata), true);
     } catch (error) {

@@ -58,7 +58,7 @@ export class A2AServer {
     if (!rpc) {
       const executor = new DataworkzAgentExecutor(
         agent,
-        this.state.knowledge,
+        this.state,
         this.conversations,
         this.extensionUri,
         this.limits.stepDelayMs,

@@ -1,52 +1,95 @@
+import { capabilityAnswer, isSmallTalk } from './capabilities.js';
+import { decisionIn, inputOptions, readReply } from './hitl.js';
 import {
   type AgentDefinition,
   type AgentInput,
   type AgentOutcome,
   AgentRunError,
   type AgentStep,
+  type HitlRequest,
+  type PendingQuestion,
   type Scenario,
+  type ScenarioResult,
+  type Turn,
 } from './model.js';
-import { type KnowledgeSource, Toolbox } from './toolbox.js';
+import { Toolbox, type ToolSources } from './toolbox.js';
 
 function score(scenario: Scenario, text: string): number {
   const lower = text.toLowerCase();
   return scenario.keywords.reduce((n, k) => (new RegExp(`\\b${k}`, 'i').test(lower) ? n + 1 : n), 0);
 }
 
-/** The scenario whose keywords best match the latest text, else the most recent earlier user turn. */
-function selectScenario(agent: AgentDefinition, input: AgentInput): Scenario | undefined {
-  const texts = [
-    input.text,
-    ...input.history
-      .filter((t) => t.by === 'USER')
-      .map((t) => t.text)
-      .reverse(),
-  ];
-  for (const text of texts) {
-    let best: Scenario | undefined;
-    let bestScore = 0;
-    for (const scenario of agent.scenarios) {
-      const s = score(scenario, text);
-      if (s > bestScore) {
-        best = scenario;
-        bestScore = s;
-      }
+function bestMatch(agent: AgentDefinition, text: string): Scenario | undefined {
+  let best: Scenario | undefined;
+  let bestScore = 0;
+  for (const scenario of agent.scenarios) {
+    const s = score(scenario, text);
+    if (s > bestScore) {
+      best = scenario;
+      bestScore = s;
     }
-    if (best) return best;
+  }
+  return best;
+}
+
+/**
+ * The scenario whose keywords best match the text. A follow-up (it names an order, an email or a
+ * version, or answers the agent's last question) may also take the scenario of an earlier user turn.
+ */
+function selectScenario(agent: AgentDefinition, text: string, history: Turn[]): Scenario | undefined {
+  const direct = bestMatch(agent, text);
+  if (direct) return direct;
+  const lastAnswer = [...history].reverse().find((t) => t.by === 'AI');
+  const followUp = /\d|@/.test(text) || (lastAnswer?.text.trimEnd().endsWith('?') ?? false);
+  if (!followUp) return undefined;
+  for (const turn of [...history].reverse()) {
+    const earlier = turn.by === 'USER' ? bestMatch(agent, turn.text) : undefined;
+    if (earlier) return earlier;
   }
   return undefined;
 }
 
 function personalise(answer: string, contextValues: Record<string, unknown>): string {
   const userName = contextValues.userName;
-  return typeof userName === 'string' && userName.trim() ? `Hi ${userName.trim()}! ${answer}` : answer;
+  if (typeof userName !== 'string' || !userName.trim()) return answer;
+  const greeting = `Hi ${userName.trim()}!`;
+  return answer.startsWith('Hello!')
+    ? `${greeting}${answer.slice('Hello!'.length)}`
+    : `${greeting} ${answer}`;
 }
 
-/** Runs an agent: selects a scenario, calls its tools, composes the answer. Deterministic for a given input. */
+/** The question a scenario asks, as a human-in-the-loop request with its own id. */
+function hitlRequestOf(result: ScenarioResult): HitlRequest {
+  const {
+    type = 'INPUT_REQUIRED',
+    options = type === 'INPUT_REQUIRED' ? inputOptions : [],
+    ...rest
+  } = result.ask ?? {};
+  return { requestId: globalThis.crypto.randomUUID(), type, message: result.answer, options, ...rest };
+}
+
+/** The open question asked again, with the reason the reply could not be used; the request keeps its id. */
+function askAgain(pending: PendingQuestion, reason: string, heard: string): AgentOutcome {
+  return {
+    state: 'input-required',
+    answer: `${reason} ${pending.request.message}`,
+    scenario: pending.scenario,
+    heard,
+    hitlRequests: [pending.request],
+    queryPlan: 'read the reply; ask again',
+    steps: [],
+  };
+}
+
+/**
+ * Runs an agent: continues the question a task is waiting on, or selects a scenario, calls its
+ * tools and composes the answer; text outside every scenario gets the agent's capability answer.
+ * Deterministic for a given input, apart from the ids of the questions it asks.
+ */
 export async function runAgent(
   agent: AgentDefinition,
   input: AgentInput,
-  knowledge: Map<string, KnowledgeSource>,
+  sources: ToolSources,
   onStep: (step: AgentStep) => Promise<void> = async () => {},
 ): Promise<AgentOutcome> {
   const steps: AgentStep[] = [];
@@ -54,25 +97,53 @@ export async function runAgent(
     steps.push(step);
     await onStep(step);
   };
-  if (!input.text.trim()) throw new AgentRunError('The message has no text to answer');
-  const scenario = selectScenario(agent, input);
+  const { pending, resolution } = input;
+  let text = input.text.trim();
+  let decision = input.decision;
+  if (resolution) {
+    if (!pending)
+      throw new AgentRunError('The message answers a request, but no question of this task is waiting');
+    const reply =
+      'malformed' in resolution
+        ? { refusal: `The reply could not be read: ${resolution.malformed}.` }
+        : readReply(pending.request, resolution);
+    if ('refusal' in reply) return askAgain(pending, reply.refusal, text);
+    text = reply.text;
+    decision = reply.decision;
+  }
+  if (!text) throw new AgentRunError('The message has no text to answer');
+  decision ??= decisionIn(text);
+  const asked = pending && agent.scenarios.find((s) => s.name === pending.scenario);
+  // A reply that plainly asks something else moves on, as a person would; an approval waits for its answer.
+  const switched = asked && !pending.request.type.startsWith('APPROVAL') ? bestMatch(agent, text) : undefined;
+  const scenario =
+    switched ?? asked ?? (isSmallTalk(text) ? undefined : selectScenario(agent, text, input.history));
   if (!scenario) {
-    throw new AgentRunError(
-      `No scenario of ${agent.name} matches the request; try one of: ${agent.scenarios.map((s) => s.name).join(', ')}`,
-    );
+    await report({ type: 'COMPOSING', message: `Composing the answer with ${input.llm.model}` });
+    return {
+      state: 'completed',
+      answer: personalise(capabilityAnswer(agent, text), input.contextValues),
+      scenario: '',
+      heard: text,
+      queryPlan: 'no scenario matches; compose',
+      steps,
+    };
   }
   await report({
     type: 'SCENARIO_SELECTED',
     scenario: scenario.name,
     message: `Selected scenario: ${scenario.name}`,
   });
-  const tools = new Toolbox(knowledge, report);
-  const result = await scenario.run(input, tools);
+  const tools = new Toolbox(sources, report);
+  const result = await scenario.run({ ...input, text, decision }, tools);
   await report({ type: 'COMPOSING', message: `Composing the answer with ${input.llm.model}` });
+  const answer = personalise(result.answer, input.contextValues);
   return {
     ...result,
-    answer: personalise(result.answer, input.contextValues),
+    answer,
     scenario: scenario.name,
+    heard: text,
+    ...(result.state === 'input-required' ? { hitlRequests: [hitlRequestOf({ ...result, answer })] } : {}),
     queryPlan: [`select scenario: ${scenario.name}`, ...tools.calls.map((c) => `call ${c}`), 'compose'].join(
       '; ',
     ),

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { agentCard } from '../a2a/card.js';
 import { HttpError } from '../http/errors.js';
 import type { Exchange } from '../http/exchange.js';
@@ -96,7 +95,7 @@ export async function respondToAgent(
   const llm = state.selectAgentLlm(agent, llmProviderId);
   const properties = parseProperties(ex.query.optional('properties'));
   const { history, contextValues } = readResponseRequest(ex.body, limits);
-  const questionUuid = randomUUID();
+  const questionUuid = globalThis.crypto.randomUUID();
   const base = {
     question: userText,
     systemName: agent.name,
@@ -105,14 +104,16 @@ export async function respondToAgent(
     questionUuid,
   };
   try {
-    const outcome = await runAgent(agent, { text: userText, history, contextValues, llm }, state.knowledge);
+    const outcome = await runAgent(agent, { text: userText, history, contextValues, llm }, state);
     ex.reply.json(200, {
       status: 'OK',
       data: {
         ...base,
         answer: outcome.answer,
         scenario: outcome.scenario,
-        status: 'COMPLETED',
+        // A question back (a missing order number, an approval) is stated as such; the caller replies
+        // by posting it and its own answer in conversationHistory.
+        status: outcome.state === 'input-required' ? 'INPUT_REQUIRED' : 'COMPLETED',
         ...(agent.structuredResponse
           ? {
               structuredResponse: {

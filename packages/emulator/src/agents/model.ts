@@ -14,7 +14,55 @@ export interface AgentInput {
   /** Context values provided by the caller (deprecated call) or through the provided-values extension. */
   contextValues: Record<string, unknown>;
   llm: { llmId: string; model: string };
+  /** The question the task is waiting on, when this message continues it (A2A `taskId`). */
+  pending?: PendingQuestion | undefined;
+  /** A structured reply to `pending`: the UI kit's resolution, sent as a data part (or why it is unreadable). */
+  resolution?: HitlResolution | { malformed: string } | undefined;
+  /** The caller's answer to an approval: from a resolution, else a plain yes or no in the text. */
+  decision?: Decision | undefined;
 }
+
+/** The caller's answer to an approval request. */
+export type Decision = 'approve' | 'reject';
+
+/** The human-in-the-loop kinds the vendor's UI kit knows. */
+export type HitlType =
+  | 'APPROVAL_REQUIRED'
+  | 'APPROVAL_WITH_MODIFICATIONS'
+  | 'INPUT_REQUIRED'
+  | 'CLARIFICATION_REQUIRED';
+
+/** What an agent asks the caller before it can go on; sent in the agent message's `metadata.hitlRequests`. */
+export interface HitlRequest {
+  requestId: string;
+  type: HitlType;
+  /** The question, as the answer text states it. */
+  message: string;
+  /** The values `selectedOption` may take. */
+  options: string[];
+  /** The action waiting for approval (approval requests). */
+  toolName?: string;
+  args?: Record<string, unknown>;
+  /** What is missing (input requests), e.g. `orderId`. */
+  field?: string;
+}
+
+/** The UI kit's answer to a HitlRequest. */
+export interface HitlResolution {
+  requestId: string;
+  selectedOption: string;
+  userInput?: string;
+  modifiedArgs?: Record<string, unknown>;
+}
+
+/** A question the agent asked earlier in the task, with the scenario that asked it. */
+export interface PendingQuestion {
+  scenario: string;
+  request: HitlRequest;
+}
+
+/** What a scenario asks for; the engine gives it a requestId, the question text and default options. */
+type HitlAsk = Omit<HitlRequest, 'requestId' | 'message' | 'options'> & { options?: string[] };
 
 /** One real step of a run, reported as it happens (the stream sends each as a task update). */
 export interface AgentStep {
@@ -29,6 +77,8 @@ export interface ScenarioResult {
   state: 'completed' | 'input-required';
   answer: string;
   structuredOutput?: Record<string, unknown>;
+  /** With `input-required`: what kind of reply is wanted (default: free input). */
+  ask?: HitlAsk;
 }
 
 export interface Scenario {
@@ -37,6 +87,8 @@ export interface Scenario {
   description: string;
   tags: string[];
   examples: string[];
+  /** What the agent offers through this scenario, in plain words after "I can" (the capability answer lists them). */
+  offer: string;
   /** Words and phrases that select this scenario; the one with most matches wins. */
   keywords: string[];
   run(input: AgentInput, tools: Toolbox): Promise<ScenarioResult>;
@@ -48,6 +100,10 @@ export interface AgentDefinition extends AgentProfile {
 
 export interface AgentOutcome extends ScenarioResult {
   scenario: string;
+  /** The text the run acted on: the message text, or the reply a resolution stands for. */
+  heard: string;
+  /** With `input-required`: the question as a human-in-the-loop request. */
+  hitlRequests?: HitlRequest[];
   queryPlan: string;
   steps: AgentStep[];
 }

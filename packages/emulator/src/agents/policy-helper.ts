@@ -24,6 +24,7 @@ export const policyHelperAgent: AgentDefinition = {
         "How long the caller's hardware is covered, from their membership tier and the warranty policy.",
       tags: ['warranty', 'policy'],
       examples: ['How long is my warranty?'],
+      offer: 'explain how long your hardware is under warranty',
       keywords: ['warrant', 'guarantee', 'covered', 'defect'],
       async run(input, tools) {
         const key = findCustomerKey(input);
@@ -50,6 +51,7 @@ export const policyHelperAgent: AgentDefinition = {
       description: "How long delivery takes in the caller's region.",
       tags: ['shipping', 'policy'],
       examples: ['How long does shipping take?'],
+      offer: 'tell you how long delivery takes to your region',
       keywords: ['shipping', 'ship', 'delivery time', 'how long', 'express'],
       async run(input, tools) {
         const key = findCustomerKey(input);
@@ -75,11 +77,16 @@ export const policyHelperAgent: AgentDefinition = {
       description: 'Opens a support ticket for a problem the caller reports.',
       tags: ['support'],
       examples: ['My gateway is broken, please open a ticket'],
+      offer: 'open a support ticket for a problem with your hardware',
       keywords: ['ticket', 'escalat', 'broken', 'complain', 'not working', 'faulty'],
       async run(input, tools) {
         const key = findCustomerKey(input);
         if (!key)
-          return { state: 'input-required', answer: 'Which customer is this for? Give an email address.' };
+          return {
+            state: 'input-required',
+            answer: 'Which customer is this for? Give an email address.',
+            ask: { type: 'INPUT_REQUIRED', field: 'email' },
+          };
         const customer = await tools.getCustomer(key);
         if (!customer) return { state: 'completed', answer: 'No customer matches that email address or id.' };
         const ticketId = await tools.createTicket(customer.customerId, input.text);

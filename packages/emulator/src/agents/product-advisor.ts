@@ -1,7 +1,19 @@
 import { stableId } from '../data/ids.js';
 import { productDocsSystemId } from '../data/product-docs.js';
 import { composeAnswer } from '../qna/compose-answer.js';
-import type { AgentDefinition } from './model.js';
+import type { AgentDefinition, AgentInput } from './model.js';
+
+const askForVersions = 'Which two versions should I compare (for example 2.0 and 2.1)?';
+
+/** The versions to compare: from the text, with the earlier request's when the text answers the agent's question. */
+function versionsAsked(input: AgentInput): string[] {
+  const inText = versionsIn(input.text);
+  const turns = [...input.history].reverse();
+  const asked = turns.find((t) => t.by === 'AI')?.text.endsWith(askForVersions) ?? false;
+  const request = turns.find((t) => t.by === 'USER')?.text;
+  if (inText.length >= 2 || !asked || !request) return inText;
+  return [...new Set([...versionsIn(request), ...inText])];
+}
 
 export const productAdvisorAgentId = stableId('agents/product-advisor');
 export const productAdvisorLlmId = stableId('llms/agent/product-advisor');
@@ -27,13 +39,15 @@ export const productAdvisorAgent: AgentDefinition = {
       description: 'What changed between two Nimbus versions, from the release notes and manuals of each.',
       tags: ['product', 'release'],
       examples: ['What changed between 2.0 and 2.1?', 'Compare API rate limits in 1.2 and 2.1'],
+      offer: 'compare what changed between two Nimbus versions',
       keywords: ['compare', 'changed', 'difference', 'between', 'upgrade', 'new in'],
       async run(input, tools) {
-        const [from, to] = versionsIn(input.text);
+        const [from, to] = versionsAsked(input);
         if (!from || !to) {
           return {
             state: 'input-required',
-            answer: 'Which two versions should I compare (for example 2.0 and 2.1)?',
+            answer: askForVersions,
+            ask: { type: 'INPUT_REQUIRED', field: 'versions' },
           };
         }
         const topic = input.text.replace(/\b\d+\.\d+\b/g, '').trim();
@@ -58,6 +72,7 @@ export const productAdvisorAgent: AgentDefinition = {
       description: 'How to do something in Nimbus, answered from the manuals with citations.',
       tags: ['product', 'documentation'],
       examples: ['How do I reset my password?', 'Which connectors does Nimbus 2.1 support?'],
+      offer: 'answer how-to questions about Nimbus from its manuals, with sources',
       keywords: [
         'how',
         'what',
@@ -86,7 +101,13 @@ export const productAdvisorAgent: AgentDefinition = {
           version ? { clauses: [{ field: 'version', values: [version] }] } : { clauses: [] },
         );
         const answer = composeAnswer(input.text, hits);
-        if (!answer) return { state: 'completed', answer: 'The manuals do not cover that question.' };
+        if (!answer) {
+          return {
+            state: 'completed',
+            answer:
+              'The Nimbus manuals do not cover that question. Ask me how to do something in Nimbus, or what changed between two versions.',
+          };
+        }
         const sources = hits.map((h, i) => `[${i + 1}] ${h.passage.document.title}`).join('; ');
         return { state: 'completed', answer: `${answer} Sources: ${sources}.` };
       },

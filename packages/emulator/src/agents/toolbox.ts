@@ -1,13 +1,19 @@
-import { createHash } from 'node:crypto';
-import { type Customer, customers, type Order, orders } from '../data/commerce.js';
+import { type Customer, customers, type Order } from '../data/commerce.js';
 import type { QnaSystem } from '../data/model.js';
 import type { FilterExpression } from '../qna/filter.js';
 import type { Hit, Retriever } from '../qna/retriever.js';
 import type { AgentStep } from './model.js';
+import type { OrderBook } from './order-book.js';
 
 export interface KnowledgeSource {
   system: QnaSystem;
   retriever: Retriever;
+}
+
+/** What the tools read and change: one emulator's QnA systems and orders. */
+export interface ToolSources {
+  knowledge: Map<string, KnowledgeSource>;
+  orders: OrderBook;
 }
 
 /**
@@ -16,11 +22,16 @@ export interface KnowledgeSource {
  */
 export class Toolbox {
   readonly calls: string[] = [];
+  private readonly knowledge: Map<string, KnowledgeSource>;
+  private readonly orders: OrderBook;
 
   constructor(
-    private readonly knowledge: Map<string, KnowledgeSource>,
+    sources: ToolSources,
     private readonly report: (step: AgentStep) => Promise<void>,
-  ) {}
+  ) {
+    this.knowledge = sources.knowledge;
+    this.orders = sources.orders;
+  }
 
   private async call(tool: string, args: string, message: string): Promise<void> {
     this.calls.push(`${tool}(${args})`);
@@ -39,12 +50,17 @@ export class Toolbox {
 
   async getOrder(orderId: string): Promise<Order | undefined> {
     await this.call('orders.getOrder', orderId, `Fetching order ${orderId} from the orders API`);
-    return orders.find((o) => o.orderId === orderId);
+    return this.orders.get(orderId);
   }
 
   async listOrders(customerId: string): Promise<Order[]> {
     await this.call('orders.listOrders', customerId, `Listing the orders of customer ${customerId}`);
-    return orders.filter((o) => o.customerId === customerId);
+    return this.orders.list(customerId);
+  }
+
+  async cancelOrder(orderId: string): Promise<Order | undefined> {
+    await this.call('orders.cancelOrder', orderId, `Cancelling order ${orderId} in the orders API`);
+    return this.orders.cancel(orderId);
   }
 
   async searchKnowledge(
@@ -59,7 +75,11 @@ export class Toolbox {
 
   async createTicket(customerId: string, summary: string): Promise<string> {
     await this.call('tickets.create', customerId, `Opening a support ticket for customer ${customerId}`);
-    const digest = createHash('sha1').update(`${customerId}:${summary}`).digest('hex');
-    return `T-${(Number.parseInt(digest.slice(0, 8), 16) % 90000) + 10000}`;
+    // SHA-1 through Web Crypto: the same ticket number for the same report, on any runtime.
+    const digest = await globalThis.crypto.subtle.digest(
+      'SHA-1',
+      new TextEncoder().encode(`${customerId}:${summary}`),
+    );
+    return `T-${(new DataView(digest).getUint32(0) % 90000) + 10000}`;
   }
 }

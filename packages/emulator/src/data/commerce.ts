@@ -18,6 +18,8 @@ export interface Order {
   shippedDate?: string;
   expectedDate?: string;
   deliveredDate?: string;
+  /** When a caller cancelled it through an agent (seeded cancellations have no date). */
+  cancelledDate?: string;
   carrier?: 'DHL' | 'UPS';
 }
 
