@@ -475,11 +475,12 @@ export interface components {
             context?: unknown;
         };
         /**
-         * @description Probe data. A string in the contract; deployments send the tree of pipeline nodes
-         *     (`ProbeNode`) that ran the query. Clients that need a step search the tree for it (the
-         *     node whose `ref` is `MERGE_NEIGHBOURING_CONTEXT` holds the chunks given to the LLM).
+         * @description Probe data, opaque JSON. A string in the contract; deployments send the tree of pipeline
+         *     nodes that ran the query (see `ProbeNode`, to narrow it to). Clients that need a step search
+         *     the tree for it (the node whose `ref` is `MERGE_NEIGHBOURING_CONTEXT` holds the chunks given
+         *     to the LLM).
          */
-        Probe: string | components["schemas"]["ProbeNode"];
+        Probe: unknown;
         /**
          * @description One node of a query's pipeline, as deployments send it (not in the contract, so every field
          *     is optional; internal `__DW__*` fields may appear).
