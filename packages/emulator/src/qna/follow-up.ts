@@ -21,7 +21,7 @@ function contentTerms(text: string): number {
  * Whether a question cannot stand alone: it opens with a continuation, points back at something
  * earlier, or holds fewer than two content words.
  */
-export function isElliptical(text: string): boolean {
+function isElliptical(text: string): boolean {
   return continuation.test(text) || pointsBack.test(text) || contentTerms(text) < 2;
 }
 
