@@ -1,4 +1,4 @@
-import { normaliseTerm } from './retriever.js';
+import { normaliseTerm, type Passage } from './retriever.js';
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 
@@ -15,24 +15,43 @@ export function queryTerms(query: string): Set<string> {
   return wanted;
 }
 
+interface Word {
+  start: number;
+  end: number;
+  term: string;
+}
+
+// A passage's words and their terms never change: found once per passage, not on every search.
+const wordsOf = new WeakMap<Passage, Word[]>();
+
+function words(passage: Passage): Word[] {
+  let known = wordsOf.get(passage);
+  if (!known) {
+    known = [];
+    for (const m of passage.text.matchAll(/[\p{L}\p{N}]+/gu)) {
+      const term = normaliseTerm(m[0]);
+      if (term) known.push({ start: m.index, end: m.index + m[0].length, term });
+    }
+    wordsOf.set(passage, known);
+  }
+  return known;
+}
+
 /**
  * A passage with each word that matches a query term, as written or as a prefix (retrieval matches
  * both), wrapped in `<em>`; undefined when no word matches. The rest of the text is HTML-escaped.
  */
-export function highlight(text: string, wanted: Set<string>): string | undefined {
+export function highlight(passage: Passage, wanted: Set<string>): string | undefined {
   if (wanted.size === 0) return undefined;
-  let matched = false;
+  const { text } = passage;
   let out = '';
   let at = 0;
-  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-    const term = normaliseTerm(m[0]);
-    if (!term || !matches(term, wanted)) continue;
-    const start = m.index;
-    out += `${escapeHtml(text.slice(at, start))}<em>${escapeHtml(m[0])}</em>`;
-    at = start + m[0].length;
-    matched = true;
+  for (const word of words(passage)) {
+    if (!matches(word.term, wanted)) continue;
+    out += `${escapeHtml(text.slice(at, word.start))}<em>${escapeHtml(text.slice(word.start, word.end))}</em>`;
+    at = word.end;
   }
-  return matched ? out + escapeHtml(text.slice(at)) : undefined;
+  return at === 0 ? undefined : out + escapeHtml(text.slice(at));
 }
 
 function matches(term: string, wanted: Set<string>): boolean {

@@ -50,7 +50,7 @@ function itemText(system: QnaSystem, passage: Passage): ItemText {
  */
 export function resultItemJson(system: QnaSystem, hit: Hit, terms?: Set<string>): string {
   const { beforeScore, afterScore } = itemText(system, hit.passage);
-  const marked = terms ? highlight(hit.passage.text, terms) : undefined;
+  const marked = terms ? highlight(hit.passage, terms) : undefined;
   const info = marked === undefined ? '' : `,"additionalInfo":${JSON.stringify({ hits: [marked] })}`;
   return `${beforeScore}${JSON.stringify(Math.round(hit.score * 1000) / 1000)}${afterScore}${info}}`;
 }
