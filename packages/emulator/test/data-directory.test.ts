@@ -134,6 +134,20 @@ describe('a data folder', () => {
     expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(docx))).toBe(true);
   });
 
+  it('highlights matching words with the rest of the text HTML-escaped', async () => {
+    const body = await search('dispatch channel');
+    const [hit] = body.searchResultsList as {
+      data: string;
+      link: string;
+      additionalInfo: { hits: string[] };
+    }[];
+    expect(hit?.data).toBe('Dispatch answers on channel 9 & by phone.');
+    expect(hit?.additionalInfo.hits).toEqual([
+      '<em>Dispatch</em> answers on <em>channel</em> 9 &amp; by phone.',
+    ]);
+    expect(hit?.link).toMatch(/\/fleet_handbook\/contacts\.html$/);
+  });
+
   it('replaces the seeded systems when the config says so', async () => {
     const only = await mkdtemp(join(tmpdir(), 'dwz-only-'));
     await writeFile(join(only, 'note.txt'), 'Only this.');
