@@ -14,6 +14,8 @@ export const programs: ExampleProgram[] = [
   { file: 'filters.ts', title: "List a system's filters and use their values" },
   { file: 'search.ts', title: 'Search with a filter from the builder and properties' },
   { file: 'answer.ts', title: 'Answer a question with its cited contexts' },
+  { file: 'chat.ts', title: 'Chat over a QnA system: follow-ups answered from the conversation' },
+  { file: 'question-history.ts', title: 'Read the question history and a question with its scores' },
   { file: 'document.ts', title: 'Download a document' },
   { file: 'errors-and-retries.ts', title: 'Handle errors (a bad key, a FAILED query) and retries' },
 ];

@@ -31,6 +31,7 @@ export {
 } from './core/errors.js';
 export type { Logger, LogLevel } from './core/logger.js';
 export { serializePath, serializeQuery } from './core/params.js';
+export type { AnsweredQuestion } from './core/read-question.js';
 export type { Fetch, RequestOptions } from './core/transport.js';
 export { type DocumentSource, documentIdOf } from './document-id.js';
 export { FilterExpression, type FilterValue, filter } from './filter.js';

@@ -17,6 +17,7 @@ export type QueryPlan = Schemas['QueryPlan'];
 export type QueryPlanObject = Schemas['QueryPlanObject'];
 export type QueryPlanStep = Schemas['QueryPlanStep'];
 export type Probe = Schemas['Probe'];
+export type ProbeNode = Schemas['ProbeNode'];
 export type LlmProviderMap = Schemas['LlmProviderMap'];
 export type AgentCard = Schemas['AgentCard'];
 export type AgentProvider = Schemas['AgentProvider'];
@@ -34,6 +35,10 @@ export type SearchResponse = Schemas['SearchResponse'];
 export type AnswerResponse = Schemas['AnswerResponse'];
 export type FilterList = Schemas['FilterList'];
 export type Filter = Schemas['Filter'];
+export type QnaConversationRequest = Schemas['QnaConversationRequest'];
+export type QuestionHistory = Schemas['QuestionHistory'];
+export type QuestionRecord = Schemas['QuestionRecord'];
+export type QualityScore = Schemas['QualityScore'];
 
 /**
  * A result type that also admits the fields the spec does not name. Results keep every field the

@@ -7,6 +7,7 @@ import Dataworkz, {
   type AgentListItem,
   type AgentResponse,
   type AgentResponseData,
+  type AnsweredQuestion,
   type AnswerResponse,
   type FailedResult,
   type Filter,
@@ -202,7 +203,18 @@ describe('unknown fields at run time', () => {
     const [first] = searchResultsList;
     expect(typeof first?.similarityScore).toBe('number');
     expect(typeof first?.metadata).toBe('object');
-    // The emulator's documentId is not in the spec: there, but only through the cast.
-    expect(typeof (first as WithUnknownFields<SearchResultItem>).documentId).toBe('string');
+    // documentId names the result's document for the document endpoint (its link is the source file).
+    expectTypeOf(first?.documentId).toEqualTypeOf<string | undefined>();
+    expect(typeof first?.documentId).toBe('string');
+    expect(first?.contents).toBe(first?.data);
+  });
+});
+
+describe('the question history types (beyond the contract)', () => {
+  it('parse the answer and read the scores as numbers', () => {
+    expectTypeOf<AnsweredQuestion['llm_response']>().toEqualTypeOf<AnswerResponse>();
+    expectTypeOf<AnsweredQuestion['llm_model']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<AnsweredQuestion['generation_groundedness']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<AnsweredQuestion['retrival_context_recall']>().toEqualTypeOf<number | undefined>();
   });
 });

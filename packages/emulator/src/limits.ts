@@ -22,6 +22,10 @@ export interface EmulatorLimits {
   maxTasks?: number | undefined;
   /** Size of all kept tasks (as UTF-8 JSON). Default 32 MiB. */
   maxTaskBytes?: number | undefined;
+  /** Answered questions kept for the question history (beyond the contract), across systems; the oldest go first. Default 1,000. */
+  maxQuestions?: number | undefined;
+  /** Size of all kept questions (question text and answer as UTF-8 JSON). Default 16 MiB. */
+  maxQuestionBytes?: number | undefined;
   /** Requests kept in `emu.requests`. Default 500. */
   maxRecordedRequests?: number | undefined;
   /** Size of all recorded requests (path, query, headers and kept body, UTF-8). Default 8 MiB. */
@@ -51,6 +55,8 @@ export const defaultLimits: Limits = {
   maxConversationBytes: 32 * MiB,
   maxTasks: 1000,
   maxTaskBytes: 32 * MiB,
+  maxQuestions: 1000,
+  maxQuestionBytes: 16 * MiB,
   maxRecordedRequests: 500,
   maxRecordedBytes: 8 * MiB,
   maxRecordedBodyBytes: 64 * KiB,

@@ -24,13 +24,17 @@ import { toLog } from './logger.js';
 import { checkOptions, type EmulatorOptions } from './options.js';
 import {
   answerQnaQuestion,
+  answerQnaQuestionWithHistory,
   getQnaDocument,
   getQnaSystem,
   listQnaFilters,
   listQnaLlmProviders,
   listQnaSystems,
   searchQnaSystem,
+  searchQnaSystemWithHistory,
 } from './qna/handlers.js';
+import { getQnaQuestion, listQnaQuestionHistory } from './qna/history-handlers.js';
+import { QuestionHistory } from './qna/question-history.js';
 import { ServiceState } from './state.js';
 
 export interface Emulator {
@@ -74,6 +78,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faults = new FaultList();
   for (const rule of options.faults ?? []) faults.add(rule);
   const recorder = new RequestRecorder(limits);
+  const questions = new QuestionHistory(limits);
   let url = '';
   const a2a = new A2AServer(
     state,
@@ -95,9 +100,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     getQnaSystem: (ex) => getQnaSystem(state, ex),
     listQnaLlmProviders: (ex) => listQnaLlmProviders(state, ex),
     searchQnaSystem: (ex) => searchQnaSystem(state, ex),
-    answerQnaQuestion: (ex) => answerQnaQuestion(state, ex),
+    answerQnaQuestion: (ex) => answerQnaQuestion(state, ex, questions),
     listQnaFilters: (ex) => listQnaFilters(state, ex),
     getQnaDocument: (ex) => getQnaDocument(state, ex),
+    searchQnaSystemWithHistory: (ex) => searchQnaSystemWithHistory(state, ex, limits),
+    answerQnaQuestionWithHistory: (ex) => answerQnaQuestionWithHistory(state, ex, questions, limits),
+    listQnaQuestionHistory: (ex) => listQnaQuestionHistory(state, ex, questions),
+    getQnaQuestion: (ex) => getQnaQuestion(state, ex, questions),
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -120,14 +120,32 @@ describe('a data folder', () => {
     ]);
   });
 
-  it('serves the original bytes of a file', async () => {
+  it('links a result to its source file and serves the original bytes of that file', async () => {
     const body = await search('trucks serviced');
-    const link = (body.searchResultsList as { link: string }[])[0]?.link ?? '';
-    const res = await fetch(`${emu.url}${link}`, {
-      headers: { authorization: 'SSWS data-key' },
-      signal: AbortSignal.timeout(5000),
-    });
+    const [hit] = body.searchResultsList as { link: string; documentId: string; systemId: string }[];
+    expect(hit?.link).toMatch(/^s3a:\/\/[^/]+\/fleet_handbook\/maintenance\.docx$/);
+    const res = await fetch(
+      `${emu.url}/api/qna/v1/systems/fleet-handbook/document?documentId=${hit?.documentId}`,
+      {
+        headers: { authorization: 'SSWS data-key' },
+        signal: AbortSignal.timeout(5000),
+      },
+    );
     expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(docx))).toBe(true);
+  });
+
+  it('highlights matching words with the rest of the text HTML-escaped', async () => {
+    const body = await search('dispatch channel');
+    const [hit] = body.searchResultsList as {
+      data: string;
+      link: string;
+      additionalInfo: { hits: string[] };
+    }[];
+    expect(hit?.data).toBe('Dispatch answers on channel 9 & by phone.');
+    expect(hit?.additionalInfo.hits).toEqual([
+      '<em>Dispatch</em> answers on <em>channel</em> 9 &amp; by phone.',
+    ]);
+    expect(hit?.link).toMatch(/\/fleet_handbook\/contacts\.html$/);
   });
 
   it('replaces the seeded systems when the config says so', async () => {
@@ -153,7 +171,7 @@ describe('a data folder', () => {
       emu,
       `/api/qna/v1/systems/fleet-handbook/answer?${q({ questionText: 'How often are trucks serviced?', llmProviderId })}`,
     );
-    expect(obj(res.json).answer).toBe('Trucks are serviced every 20,000 kilometres [1].');
+    expect(obj(res.json).answer).toBe('\n\nTrucks are serviced every 20,000 kilometres [1].');
   });
 });
 

@@ -14,7 +14,7 @@ const systemId = seed.systems.productDocs.systemId;
 const llm = seed.llms.accountDefault;
 
 describe('every operation answers as the spec says', () => {
-  it('the spec has the 13 operations the emulator serves', () => {
+  it("the spec has the contract's 13 operations and the 4 beyond it that the emulator serves", () => {
     expect(operations.map((o) => o.operationId).sort()).toEqual(
       [
         'answerQnaQuestion',
@@ -30,6 +30,10 @@ describe('every operation answers as the spec says', () => {
         'respondToAgent',
         'searchQnaSystem',
         'streamAgent',
+        'searchQnaSystemWithHistory',
+        'answerQnaQuestionWithHistory',
+        'listQnaQuestionHistory',
+        'getQnaQuestion',
       ].sort(),
     );
   });
@@ -158,6 +162,45 @@ describe('every operation answers as the spec says', () => {
       status: 'FAILED',
       failureReason: "Malformed filter: expected 'in' or '=' after 'version'",
     });
+  });
+
+  it('searchQnaSystemWithHistory and answerQnaQuestionWithHistory (beyond the contract)', async () => {
+    const body = JSON.stringify({
+      conversationHistory: [{ by: 'USER', text: 'How do I reset my password?' }],
+    });
+    const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body };
+    const found = await call(
+      emu,
+      `/api/qna/v1/systems/${systemId}/search?${q({ query: 'and in 2.0?' })}`,
+      init,
+    );
+    expect(found.status).toBe(200);
+    expectMatchesSpec('searchQnaSystemWithHistory', found.json);
+    const answered = await call(
+      emu,
+      `/api/qna/v1/systems/${systemId}/answer?${q({ questionText: 'and in version 2.0?', llmProviderId: llm })}`,
+      init,
+    );
+    expect(answered.status).toBe(200);
+    expectMatchesSpec('answerQnaQuestionWithHistory', answered.json);
+    expect(obj(answered.json).status).toBe('COMPLETED');
+  });
+
+  it('listQnaQuestionHistory and getQnaQuestion (beyond the contract)', async () => {
+    const asked = await call(
+      emu,
+      `/api/qna/v1/systems/${systemId}/answer?${q({ questionText: 'How do I take a backup?', llmProviderId: llm })}`,
+    );
+    const questionUuid = String(obj(asked.json).questionUuid);
+    const history = await call(emu, `/api/qna/v1/systems/${systemId}/questionshistory`);
+    expect(history.status).toBe(200);
+    expectMatchesSpec('listQnaQuestionHistory', history.json);
+    const question = await call(emu, `/api/qna/v1/systems/${systemId}/questions/${questionUuid}`);
+    expect(question.status).toBe(200);
+    expectMatchesSpec('getQnaQuestion', question.json);
+    const missing = await call(emu, `/api/qna/v1/systems/${systemId}/questions/nope`);
+    expect(missing.status).toBe(404);
+    expectMatchesSpec('getQnaQuestion', missing.json, '4XX');
   });
 
   it('listQnaFilters', async () => {

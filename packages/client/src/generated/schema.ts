@@ -198,7 +198,15 @@ export interface paths {
          */
         get: operations["searchQnaSystem"];
         put?: never;
-        post?: never;
+        /**
+         * Search a QnA system within a conversation (beyond the published contract)
+         * @description Beyond the published contract (`x-beyond-contract`): deployments also accept POST on
+         *     `search`, with the same query parameters and an optional JSON body carrying the
+         *     conversation so far (chat over the corpus) and a query plan. The vendor's own clients post
+         *     with an empty body and without a content type too. A follow-up that does not stand on its
+         *     own ("and in version 2.0?") is searched together with the earlier user turns it continues.
+         */
+        post: operations["searchQnaSystemWithHistory"];
         delete?: never;
         options?: never;
         head?: never;
@@ -219,7 +227,14 @@ export interface paths {
          */
         get: operations["answerQnaQuestion"];
         put?: never;
-        post?: never;
+        /**
+         * Answer a question within a conversation (beyond the published contract)
+         * @description Beyond the published contract (`x-beyond-contract`): chat over the corpus. Deployments
+         *     accept POST on `answer` with the same query parameters and an optional JSON body carrying
+         *     the conversation so far; the vendor's own command-line client always posts, often with an
+         *     empty body and no content type. A follow-up is answered in the context of the earlier turns.
+         */
+        post: operations["answerQnaQuestionWithHistory"];
         delete?: never;
         options?: never;
         head?: never;
@@ -256,6 +271,50 @@ export interface paths {
          *     document's bytes under the document's own content type.
          */
         get: operations["getQnaDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/qna/v1/systems/{systemId}/questionshistory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the questions asked of a QnA system (beyond the published contract)
+         * @description Beyond the published contract (`x-beyond-contract`), used by the vendor's own QnA clients:
+         *     the questions answered by the system, grouped by the month they were asked
+         *     (`"<Month> <Year>"`), each as question id (the answer's `questionUuid`) to question text.
+         */
+        get: operations["listQnaQuestionHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/qna/v1/systems/{systemId}/questions/{questionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an answered question with its quality scores (beyond the published contract)
+         * @description Beyond the published contract (`x-beyond-contract`), used by the vendor's own QnA clients:
+         *     a flat map holding the answer as JSON text (`llm_response`), the model that answered and
+         *     the answer's quality scores, spelled as the service spells them.
+         */
+        get: operations["getQnaQuestion"];
         put?: never;
         post?: never;
         delete?: never;
@@ -415,8 +474,39 @@ export interface components {
             /** @description What the step retrieved (opaque). */
             context?: unknown;
         };
-        /** @description Probe data (pipeline steps and timings). A string in the contract; opaque JSON in practice. */
+        /**
+         * @description Probe data, opaque JSON. A string in the contract; deployments send the tree of pipeline
+         *     nodes that ran the query (see `ProbeNode`, to narrow it to). Clients that need a step search
+         *     the tree for it (the node whose `ref` is `MERGE_NEIGHBOURING_CONTEXT` holds the chunks given
+         *     to the LLM).
+         */
         Probe: unknown;
+        /**
+         * @description One node of a query's pipeline, as deployments send it (not in the contract, so every field
+         *     is optional; internal `__DW__*` fields may appear).
+         */
+        ProbeNode: {
+            id?: string;
+            /** @description The kind of step, e.g. `MERGE_NEIGHBOURING_CONTEXT`. */
+            ref?: string;
+            instanceId?: string;
+            /** Format: int64 */
+            startMillis?: number;
+            /** Format: int64 */
+            endMillis?: number;
+            /** Format: int64 */
+            durationMillis?: number;
+            status?: string;
+            statusMessage?: string;
+            /**
+             * @description The step's data (opaque). On `MERGE_NEIGHBOURING_CONTEXT`, `Input[]` holds the chunks given
+             *     to the LLM, each with its text in `Content`.
+             */
+            data?: {
+                [key: string]: unknown;
+            };
+            children?: components["schemas"]["ProbeNode"][];
+        };
         /** @description LLM configuration id to model name. */
         LlmProviderMap: {
             [key: string]: string;
@@ -531,8 +621,16 @@ export interface components {
             type?: string;
             /** @description The matching content. */
             data: string;
-            /** @description A link to the document. */
+            /**
+             * @description Where the result came from: deployments send the source file's URI, ending in its file
+             *     name (e.g. `s3a://bucket/path/file.pdf`), shown to people as a label and a link. It is
+             *     not a link to the document endpoint: `documentId` names the document for that.
+             */
             link: string;
+            /** @description The id the document endpoint takes for this result's document (not in the contract). */
+            documentId?: string;
+            /** @description The document's title (not in the contract). */
+            title?: string;
             /** @description How similar the result is to the query (not in the contract). */
             similarityScore?: number;
             /** @description The result's text, where deployments send it apart from `data` (not in the contract). */
@@ -608,6 +706,44 @@ export interface components {
             /** @description The distinct values, given for low-cardinality fields only. */
             values?: unknown[];
         };
+        /**
+         * @description The optional body of a search or answer posted within a conversation (beyond the published
+         *     contract).
+         */
+        QnaConversationRequest: {
+            /** @description The conversation so far, oldest first. */
+            conversationHistory?: components["schemas"]["ConversationMessage"][];
+            /** @description A query plan to follow (opaque; the vendor's command-line client sends one with search). */
+            queryPlan?: unknown;
+        };
+        /**
+         * @description Month asked (`"<Month> <Year>"`, e.g. `November 2026`) to question id to question text, newest
+         *     first (beyond the published contract).
+         */
+        QuestionHistory: {
+            [key: string]: {
+                [key: string]: string;
+            };
+        };
+        /**
+         * @description An answered question as a flat map (beyond the published contract). The scores are spelled
+         *     as the service spells them (`retrival_...`); deployments may send them as numbers or as
+         *     numeric text.
+         */
+        QuestionRecord: {
+            /** @description The answer response, as JSON text. */
+            llm_response?: string;
+            /** @description The model that answered. */
+            llm_model?: string;
+            retrival_relevance?: components["schemas"]["QualityScore"];
+            retrival_context_recall?: components["schemas"]["QualityScore"];
+            generation_relevance?: components["schemas"]["QualityScore"];
+            generation_groundedness?: components["schemas"]["QualityScore"];
+            generation_correctness?: components["schemas"]["QualityScore"];
+            generation_confidence_score?: components["schemas"]["QualityScore"];
+        };
+        /** @description A quality score between 0 and 1, as a number or numeric text. */
+        QualityScore: number | string | null;
     };
     responses: {
         /** @description The agent's A2A card. */
@@ -738,7 +874,28 @@ export interface components {
          */
         Filter: string;
     };
-    requestBodies: never;
+    requestBodies: {
+        /** @description Optional: an empty body, with or without a content type, is a question without history. */
+        QnaConversation: {
+            content: {
+                /**
+                 * @example {
+                 *       "conversationHistory": [
+                 *         {
+                 *           "by": "USER",
+                 *           "text": "How do I install Nimbus?"
+                 *         },
+                 *         {
+                 *           "by": "AI",
+                 *           "text": "Run nimbus install --edition standard on the host [1]."
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["QnaConversationRequest"];
+            };
+        };
+    };
     headers: never;
     pathItems: never;
 }
@@ -1050,7 +1207,10 @@ export interface operations {
                      *       "modifiedBy": "Dana Reyes",
                      *       "modifiedDate": "2026-02-01T12:30:00Z",
                      *       "status": "ACTIVE",
-                     *       "params": "{}"
+                     *       "params": {
+                     *         "SIMILARITY_METRIC": "BM25",
+                     *         "SIMILARITY_THRESHOLD": 0
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["QnaSystemDetails"];
@@ -1131,6 +1291,47 @@ export interface operations {
             "5XX": components["responses"]["ServerError"];
         };
     };
+    searchQnaSystemWithHistory: {
+        parameters: {
+            query: {
+                /** @description The search terms. */
+                query: string;
+                /** @description An LLM configured in the pipeline; used only if needed. */
+                llmProviderId?: string;
+                /**
+                 * @description A filter expression applied to retrieval, e.g. `version in ('1.2', '2.0')`; string values
+                 *     are single-quoted.
+                 */
+                filter?: components["parameters"]["Filter"];
+                /**
+                 * @description Extra execution properties: `key=value` pairs joined by `;`, e.g.
+                 *     `include_probe=false;context=3`. Documented flag: `include_probe` (default `true`;
+                 *     `false` leaves probe data out).
+                 */
+                properties?: components["parameters"]["Properties"];
+            };
+            header?: never;
+            path: {
+                /** @description The QnA system's id. */
+                systemId: components["parameters"]["SystemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["QnaConversation"];
+        responses: {
+            /** @description The ranked results, or a failed query. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResponse"] | components["schemas"]["FailedResult"];
+                };
+            };
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
     answerQnaQuestion: {
         parameters: {
             query: {
@@ -1158,6 +1359,47 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description The answer, or a failed query. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnswerResponse"] | components["schemas"]["FailedResult"];
+                };
+            };
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    answerQnaQuestionWithHistory: {
+        parameters: {
+            query: {
+                /** @description The question (URL-encoded). */
+                questionText: string;
+                /** @description An LLM configured for the system (see `listQnaLlmProviders`). */
+                llmProviderId: string;
+                /**
+                 * @description A filter expression applied to retrieval, e.g. `version in ('1.2', '2.0')`; string values
+                 *     are single-quoted.
+                 */
+                filter?: components["parameters"]["Filter"];
+                /**
+                 * @description Extra execution properties: `key=value` pairs joined by `;`, e.g.
+                 *     `include_probe=false;context=3`. Documented flag: `include_probe` (default `true`;
+                 *     `false` leaves probe data out).
+                 */
+                properties?: components["parameters"]["Properties"];
+            };
+            header?: never;
+            path: {
+                /** @description The QnA system's id. */
+                systemId: components["parameters"]["SystemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["QnaConversation"];
         responses: {
             /** @description The answer, or a failed query. */
             200: {
@@ -1255,6 +1497,77 @@ export interface operations {
                 content: {
                     /** @example %PDF-1.4 ... */
                     "*/*": string;
+                };
+            };
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    listQnaQuestionHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The QnA system's id. */
+                systemId: components["parameters"]["SystemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Month to (question id to question text). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "November 2026": {
+                     *         "9a0b1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d": "How do I reset my password?"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QuestionHistory"];
+                };
+            };
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    getQnaQuestion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The QnA system's id. */
+                systemId: components["parameters"]["SystemId"];
+                /** @description The question's id (the answer's `questionUuid`). */
+                questionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answered question. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "llm_response": "{\"question\":\"How do I reset my password?\",\"answer\":\"\\\\n\\\\nOpen Settings [1].\",\"context\":[],\"status\":\"COMPLETED\"}",
+                     *       "llm_model": "gpt-4o",
+                     *       "retrival_relevance": 0.667,
+                     *       "retrival_context_recall": 1,
+                     *       "generation_relevance": 0.667,
+                     *       "generation_groundedness": 1,
+                     *       "generation_correctness": 1,
+                     *       "generation_confidence_score": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QuestionRecord"];
                 };
             };
             "4XX": components["responses"]["ClientError"];

@@ -1,5 +1,6 @@
 import type { Client } from 'openapi-fetch';
 import { type APIPromise, apiPromise } from '../core/api-promise.js';
+import { checkHistory } from '../core/conversation.js';
 import { InvalidParameterError } from '../core/errors.js';
 import { requireId, requireString, withoutUndefined } from '../core/params.js';
 import { readAgentResponse, readJson } from '../core/read.js';
@@ -128,23 +129,6 @@ export class Agents {
       );
     });
   }
-}
-
-function checkHistory(history: unknown): ConversationMessage[] {
-  if (!Array.isArray(history)) {
-    throw new InvalidParameterError('conversationHistory', 'conversationHistory must be an array.');
-  }
-  for (const [index, message] of history.entries()) {
-    const by = (message as { by?: unknown } | null)?.by;
-    const text = (message as { text?: unknown } | null)?.text;
-    if ((by !== 'AI' && by !== 'USER') || typeof text !== 'string') {
-      throw new InvalidParameterError(
-        'conversationHistory',
-        `conversationHistory[${index}] must be { by: 'AI' | 'USER', text: string }.`,
-      );
-    }
-  }
-  return history as ConversationMessage[];
 }
 
 function checkContextValues(values: unknown): ContextValues {

@@ -1,9 +1,11 @@
 import type { Client } from 'openapi-fetch';
 import { type APIPromise, apiPromise } from '../core/api-promise.js';
 import { guardBody } from '../core/body.js';
+import { checkHistory } from '../core/conversation.js';
 import { InvalidParameterError } from '../core/errors.js';
 import { optionalString, requireId, requireString, withoutUndefined } from '../core/params.js';
 import { readJson, readQueryResult } from '../core/read.js';
+import { type AnsweredQuestion, readAnsweredQuestion } from '../core/read-question.js';
 import type { RequestOptions, Transport } from '../core/transport.js';
 import { type DocumentSource, documentIdOf } from '../document-id.js';
 import { FilterExpression } from '../filter.js';
@@ -11,10 +13,12 @@ import type { paths } from '../generated/schema.js';
 import { type Properties, serializeProperties } from '../properties.js';
 import type {
   AnswerResponse,
+  ConversationMessage,
   FilterList,
   LlmProviderMap,
   QnaSystemDetails,
   QnaSystemMap,
+  QuestionHistory,
   SearchResponse,
 } from '../types.js';
 
@@ -27,6 +31,11 @@ export interface SearchParams {
   filter?: FilterExpression | string | undefined;
   /** Flags such as `{ include_probe: false }`. */
   properties?: Properties | undefined;
+  /**
+   * The conversation so far, oldest first (chat over the corpus; beyond the published contract):
+   * given, the search is posted with it, and a follow-up is searched in its context.
+   */
+  conversationHistory?: ConversationMessage[] | undefined;
 }
 
 export interface AnswerParams {
@@ -36,6 +45,11 @@ export interface AnswerParams {
   llmProviderId: string;
   filter?: FilterExpression | string | undefined;
   properties?: Properties | undefined;
+  /**
+   * The conversation so far, oldest first (chat over the corpus; beyond the published contract):
+   * given, the question is posted with it and answered in its context.
+   */
+  conversationHistory?: ConversationMessage[] | undefined;
 }
 
 export interface DocumentParams {
@@ -130,14 +144,22 @@ export class Qna {
         filter: filterText(params.filter),
         properties: serializeProperties(params.properties),
       });
+      const history = historyOf(params);
       return this.transport.execute(
         'qna.search',
         (init) =>
-          this.raw.GET('/api/qna/v1/systems/{systemId}/search', {
-            ...init,
-            params: { path, query },
-            parseAs: 'stream',
-          }),
+          history
+            ? this.raw.POST('/api/qna/v1/systems/{systemId}/search', {
+                ...init,
+                params: { path, query },
+                body: { conversationHistory: history },
+                parseAs: 'stream',
+              })
+            : this.raw.GET('/api/qna/v1/systems/{systemId}/search', {
+                ...init,
+                params: { path, query },
+                parseAs: 'stream',
+              }),
         readQueryResult<SearchResponse>,
         options,
       );
@@ -155,15 +177,69 @@ export class Qna {
         filter: filterText(params.filter),
         properties: serializeProperties(params.properties),
       });
+      const history = historyOf(params);
       return this.transport.execute(
         'qna.answer',
         (init) =>
-          this.raw.GET('/api/qna/v1/systems/{systemId}/answer', {
+          history
+            ? this.raw.POST('/api/qna/v1/systems/{systemId}/answer', {
+                ...init,
+                params: { path, query },
+                body: { conversationHistory: history },
+                parseAs: 'stream',
+              })
+            : this.raw.GET('/api/qna/v1/systems/{systemId}/answer', {
+                ...init,
+                params: { path, query },
+                parseAs: 'stream',
+              }),
+        readQueryResult<AnswerResponse>,
+        options,
+      );
+    });
+  }
+
+  /**
+   * The questions the system answered, by month asked (`"November 2026"`), each as question id (the
+   * answer's `questionUuid`) to question text. Beyond the published contract.
+   */
+  history(systemId: string, options?: RequestOptions): APIPromise<QuestionHistory> {
+    return apiPromise(() => {
+      const path = { systemId: requireId('systemId', systemId) };
+      return this.transport.execute(
+        'qna.history',
+        (init) =>
+          this.raw.GET('/api/qna/v1/systems/{systemId}/questionshistory', {
             ...init,
-            params: { path, query },
+            params: { path },
             parseAs: 'stream',
           }),
-        readQueryResult<AnswerResponse>,
+        readJson<QuestionHistory>,
+        options,
+      );
+    });
+  }
+
+  /**
+   * An answered question: its answer (`llm_response`, parsed), model and quality scores. A record
+   * whose `llm_response` is not an answer's JSON rejects with MalformedResponseError. Beyond the
+   * published contract.
+   */
+  question(systemId: string, questionId: string, options?: RequestOptions): APIPromise<AnsweredQuestion> {
+    return apiPromise(() => {
+      const path = {
+        systemId: requireId('systemId', systemId),
+        questionId: requireId('questionId', questionId),
+      };
+      return this.transport.execute(
+        'qna.question',
+        (init) =>
+          this.raw.GET('/api/qna/v1/systems/{systemId}/questions/{questionId}', {
+            ...init,
+            params: { path },
+            parseAs: 'stream',
+          }),
+        readAnsweredQuestion,
         options,
       );
     });
@@ -218,6 +294,11 @@ function documentIdFor(params: DocumentParams | DocumentSource): string {
     );
   }
   return found;
+}
+
+/** The conversation to post, when one is given (undefined: a plain GET). */
+function historyOf(params: { conversationHistory?: unknown }): ConversationMessage[] | undefined {
+  return params.conversationHistory === undefined ? undefined : checkHistory(params.conversationHistory);
 }
 
 function checkParams(params: unknown, message: string): void {

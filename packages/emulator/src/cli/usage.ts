@@ -13,6 +13,8 @@ const limitHelp: Record<keyof Limits, string> = {
   maxConversationBytes: 'size of all kept conversations',
   maxTasks: 'A2A tasks kept',
   maxTaskBytes: 'size of all kept tasks',
+  maxQuestions: 'answered questions kept for the question history',
+  maxQuestionBytes: 'size of all kept questions',
   maxRecordedRequests: 'requests kept in the request record',
   maxRecordedBytes: 'size of all recorded requests',
   maxRecordedBodyBytes: 'bytes of each body that are recorded',

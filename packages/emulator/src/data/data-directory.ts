@@ -93,6 +93,7 @@ export async function loadDataDirectory(dir: string, account: Account): Promise<
         paragraphs: paragraphs.length ? paragraphs : [''],
         metadata: meta.metadata ?? {},
         bytes,
+        fileName: file,
       });
     }
     result.push({

@@ -14,6 +14,8 @@ export interface CorpusDocument {
   metadata: Record<string, MetadataValue>;
   /** Bytes served by the document endpoint; rendered from the text when absent. */
   bytes?: Uint8Array;
+  /** The name of the file the document was read from, when it was read from one. */
+  fileName?: string;
   /** The original address of a web page (`html` documents). */
   url?: string;
 }

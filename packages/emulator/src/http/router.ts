@@ -13,7 +13,11 @@ export type OperationId =
   | 'searchQnaSystem'
   | 'answerQnaQuestion'
   | 'listQnaFilters'
-  | 'getQnaDocument';
+  | 'getQnaDocument'
+  | 'searchQnaSystemWithHistory'
+  | 'answerQnaQuestionWithHistory'
+  | 'listQnaQuestionHistory'
+  | 'getQnaQuestion';
 
 interface RouteSpec {
   method: 'GET' | 'POST';
@@ -21,7 +25,7 @@ interface RouteSpec {
   operationId: OperationId;
 }
 
-/** The 13 operations of the service's API, with their exact paths. */
+/** The 13 operations of the service's API, with their exact paths, then those beyond the contract. */
 const routes: RouteSpec[] = [
   { method: 'GET', path: '/api/agents/v1/', operationId: 'listAgents' },
   { method: 'POST', path: '/api/agents/v1/{agentId}/response', operationId: 'respondToAgent' },
@@ -44,9 +48,30 @@ const routes: RouteSpec[] = [
   { method: 'GET', path: '/api/qna/v1/systems/{systemId}/answer', operationId: 'answerQnaQuestion' },
   { method: 'GET', path: '/api/qna/v1/systems/{systemId}/filters', operationId: 'listQnaFilters' },
   { method: 'GET', path: '/api/qna/v1/systems/{systemId}/document', operationId: 'getQnaDocument' },
+  // Beyond the published contract: chat over the corpus and the question history.
+  {
+    method: 'POST',
+    path: '/api/qna/v1/systems/{systemId}/search',
+    operationId: 'searchQnaSystemWithHistory',
+  },
+  {
+    method: 'POST',
+    path: '/api/qna/v1/systems/{systemId}/answer',
+    operationId: 'answerQnaQuestionWithHistory',
+  },
+  {
+    method: 'GET',
+    path: '/api/qna/v1/systems/{systemId}/questionshistory',
+    operationId: 'listQnaQuestionHistory',
+  },
+  {
+    method: 'GET',
+    path: '/api/qna/v1/systems/{systemId}/questions/{questionId}',
+    operationId: 'getQnaQuestion',
+  },
 ];
 
-/** Every operationId, in the order of the spec. */
+/** Every operationId: the contract's 13, then those beyond it. */
 export const operationIds: readonly OperationId[] = routes.map((r) => r.operationId);
 
 const knownIds = new Set<string>(operationIds);

@@ -1,7 +1,8 @@
 import type { Hit, Passage } from './retriever.js';
 import { normaliseTerm } from './retriever.js';
 
-const terms = (text: string) =>
+/** The normalised terms of a text (numbers such as `2.0` stay whole). */
+export const termsOf = (text: string) =>
   new Set(
     text
       .split(/[^\p{L}\p{N}.]+/u)
@@ -29,7 +30,7 @@ function sentences(passage: Passage): Sentence[] {
   if (!known) {
     known = passage.text.split(/(?<=[.!?])\s+/).map((sentence) => ({
       text: sentence.trim().replace(/[.!?]$/, ''),
-      terms: terms(sentence),
+      terms: termsOf(sentence),
     }));
     sentencesOf.set(passage, known);
   }
@@ -42,7 +43,7 @@ function sentences(passage: Passage): Sentence[] {
  * contexts share is said once, citing each of them. Deterministic.
  */
 export function composeAnswer(question: string, contexts: Hit[], maxSentences = 2): string | undefined {
-  const wanted = terms(question);
+  const wanted = termsOf(question);
   const candidates = new Map<string, { text: string; cites: number[]; score: number; order: number }>();
   contexts.forEach((hit, c) => {
     for (const { text, terms: have } of sentences(hit.passage)) {

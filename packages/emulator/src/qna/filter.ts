@@ -127,6 +127,9 @@ export function matchesFilter(document: CorpusDocument, expression: FilterExpres
   });
 }
 
+/** A product version named in text: `version 2.0`, `Nimbus 2.1`, `v1.2` (global: for `matchAll` and `replace`). */
+export const versionMention = /\b(?:version|nimbus|v)\s*(\d+\.\d+)\b/gi;
+
 /** Filters a question implies: a product version it names (`version 2.0`, `Nimbus 2.1`, `v1.2`). */
 export function extractFilters(
   question: string,
@@ -137,7 +140,7 @@ export function extractFilters(
   // Built only when the question names a version: most do not.
   let versions: Set<string> | undefined;
   const found: string[] = [];
-  for (const m of question.matchAll(/\b(?:version|nimbus|v)\s*(\d+\.\d+)\b/gi)) {
+  for (const m of question.matchAll(versionMention)) {
     const v = m[1] ?? '';
     versions ??= new Set(documents.map((d) => String(d.metadata.version ?? '')));
     if (versions.has(v) && !found.includes(v)) found.push(v);

@@ -3,8 +3,14 @@ import { contentTypes, documentBytes } from '../documents/render.js';
 import { HttpError } from '../http/errors.js';
 import type { Exchange } from '../http/exchange.js';
 import { parseProperties } from '../http/query.js';
+import type { Limits } from '../limits.js';
 import type { ServiceState } from '../state.js';
+import { type ChatTurn, readConversation } from './conversation.js';
 import { answerQuestion, searchSystem } from './queries.js';
+import type { QuestionHistory } from './question-history.js';
+import { retrievalSettings } from './retrieval-settings.js';
+
+type ConversationLimits = Pick<Limits, 'maxTextLength' | 'maxTurnsPerContext' | 'maxJsonDepth'>;
 
 export function listQnaSystems(state: ServiceState, ex: Exchange): void {
   ex.reply.json(200, Object.fromEntries(state.dataset.systems.map((s) => [s.systemId, s.name])));
@@ -24,7 +30,8 @@ export function getQnaSystem(state: ServiceState, ex: Exchange): void {
     modifiedBy: system.modifiedBy,
     modifiedDate: system.modifiedDate,
     status: 'ACTIVE',
-    params: '{}',
+    // An object, as deployments send it: the vendor's clients cast it to a map.
+    params: retrievalSettings,
   });
 }
 
@@ -32,7 +39,7 @@ export function listQnaLlmProviders(state: ServiceState, ex: Exchange): void {
   ex.reply.json(200, state.system(ex.params.systemId ?? '').system.llms);
 }
 
-export function searchQnaSystem(state: ServiceState, ex: Exchange): void {
+export function searchQnaSystem(state: ServiceState, ex: Exchange, history: readonly ChatTurn[] = []): void {
   const { system, retriever } = state.system(ex.params.systemId ?? '');
   const question = ex.query.required('query');
   const llmProviderId = ex.query.optional('llmProviderId');
@@ -46,26 +53,51 @@ export function searchQnaSystem(state: ServiceState, ex: Exchange): void {
       properties: parseProperties(ex.query.optional('properties')),
       ...(filter !== undefined ? { filter } : {}),
       ...(llmProviderId ? { llmProviderId } : {}),
+      history,
     }),
   );
 }
 
-export function answerQnaQuestion(state: ServiceState, ex: Exchange): void {
+/** Search posted within a conversation (beyond the contract): the body's history shapes the query. */
+export function searchQnaSystemWithHistory(
+  state: ServiceState,
+  ex: Exchange,
+  limits: ConversationLimits,
+): void {
+  searchQnaSystem(state, ex, readConversation(ex.body, limits));
+}
+
+/** Answers a question and records it in the question history when it completed. */
+export function answerQnaQuestion(
+  state: ServiceState,
+  ex: Exchange,
+  questions: QuestionHistory,
+  history: readonly ChatTurn[] = [],
+): void {
   const { system, retriever } = state.system(ex.params.systemId ?? '');
   const question = ex.query.required('questionText');
   const llmProviderId = ex.query.required('llmProviderId');
   state.checkSystemLlm(system, llmProviderId);
   const filter = ex.query.optional('filter');
-  ex.reply.send(
-    200,
-    'application/json',
-    answerQuestion(system, retriever, {
-      question,
-      llmProviderId,
-      properties: parseProperties(ex.query.optional('properties')),
-      ...(filter !== undefined ? { filter } : {}),
-    }),
-  );
+  const { json, answered } = answerQuestion(system, retriever, {
+    question,
+    llmProviderId,
+    properties: parseProperties(ex.query.optional('properties')),
+    ...(filter !== undefined ? { filter } : {}),
+    history,
+  });
+  if (answered) questions.record(system.systemId, answered, own(system.llms, llmProviderId) ?? llmProviderId);
+  ex.reply.send(200, 'application/json', json);
+}
+
+/** An answer posted within a conversation (beyond the contract): follow-ups read the earlier turns. */
+export function answerQnaQuestionWithHistory(
+  state: ServiceState,
+  ex: Exchange,
+  questions: QuestionHistory,
+  limits: ConversationLimits,
+): void {
+  answerQnaQuestion(state, ex, questions, readConversation(ex.body, limits));
 }
 
 /** Cardinality of every metadata field; the values themselves for fields with at most 20. */

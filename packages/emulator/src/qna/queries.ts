@@ -1,9 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import type { QnaSystem } from '../data/model.js';
 import { includeProbe } from '../http/query.js';
 import { composeAnswer } from './compose-answer.js';
+import type { ChatTurn } from './conversation.js';
 import { extractFilters, FilterError, formatFilter, parseFilter } from './filter.js';
+import { retrievalQuery } from './follow-up.js';
+import { queryTerms } from './highlight.js';
+import { type ProbeStep, probeTree, timed } from './probe.js';
 import { countResults, objectWithList, resultItemJson } from './results.js';
+import { retrievalSettings } from './retrieval-settings.js';
 import type { Hit, Retriever } from './retriever.js';
 
 export interface QueryInput {
@@ -11,14 +15,18 @@ export interface QueryInput {
   filter?: string;
   properties: Map<string, string>;
   llmProviderId?: string;
+  /** The conversation so far, when the query was posted within one. */
+  history?: readonly ChatTurn[];
 }
 
 interface Retrieved {
   hits: Hit[];
-  inputFilters: string;
+  /** The text retrieval ran on: the question, or the question after the turns it continues. */
+  query: string;
   extractedFilters: string;
   appliedFilters: string;
   limit: number;
+  step: ProbeStep;
 }
 
 /** `context=N` in `properties` sets how many results are retrieved (1 to 200). */
@@ -33,23 +41,29 @@ function retrieve(
   input: QueryInput,
   fallbackLimit: number,
 ): Retrieved {
+  const query = retrievalQuery(input.question, input.history ?? []);
   const given = parseFilter(input.filter ?? '', system.fields);
-  const extracted = extractFilters(input.question, system.documents, system.fields);
+  const extracted = extractFilters(query, system.documents, system.fields);
   // A caller's filter on a field wins over what the question implies about the same field.
   const fromQuestion = extracted.clauses.filter((c) => !given.clauses.some((g) => g.field === c.field));
   const applied = { clauses: [...given.clauses, ...fromQuestion] };
+  const appliedFilters = formatFilter(applied);
   const limit = limitOf(input.properties, fallbackLimit);
-  return {
-    hits: retriever.search(input.question, applied, limit),
-    inputFilters: formatFilter(given),
-    extractedFilters: formatFilter(extracted),
-    appliedFilters: formatFilter(applied),
-    limit,
-  };
+  const { value: hits, step } = timed(
+    'RETRIEVE',
+    () => retriever.search(query, applied, limit),
+    (found) => ({ Query: query, Filter: appliedFilters || null, Limit: limit, Results: found.length }),
+  );
+  return { hits, query, extractedFilters: formatFilter(extracted), appliedFilters, limit, step };
 }
 
-function probe(steps: { id: string; type: string; detail: unknown }[], started: number) {
-  return { id: 'pipeline', status: 'COMPLETED', durationMs: Date.now() - started, children: steps };
+/** The filter fields of a response, each only when it says something, as deployments send them. */
+function filterFields(input: QueryInput, retrieved: Retrieved) {
+  return {
+    ...(retrieved.appliedFilters ? { appliedFilters: retrieved.appliedFilters } : {}),
+    ...(input.filter ? { inputFilters: input.filter } : {}),
+    ...(retrieved.extractedFilters ? { extractedFilters: retrieved.extractedFilters } : {}),
+  };
 }
 
 function failed(system: QnaSystem, input: QueryInput, questionUuid: string, reason: string, extra: object) {
@@ -67,10 +81,10 @@ function failed(system: QnaSystem, input: QueryInput, questionUuid: string, reas
 /** The search response as JSON text. */
 export function searchSystem(system: QnaSystem, retriever: Retriever, input: QueryInput): string {
   const started = Date.now();
-  const questionUuid = randomUUID();
+  const questionUuid = globalThis.crypto.randomUUID();
   let retrieved: Retrieved;
   try {
-    retrieved = retrieve(system, retriever, input, 5);
+    retrieved = retrieve(system, retriever, input, retrievalSettings.SEARCH_TOP_K);
   } catch (error) {
     if (error instanceof FilterError) {
       return JSON.stringify(
@@ -83,77 +97,116 @@ export function searchSystem(system: QnaSystem, retriever: Retriever, input: Que
     throw error;
   }
   const { hits } = retrieved;
+  const terms = queryTerms(retrieved.query);
   return objectWithList(
     { question: input.question, questionUuid },
     'searchResultsList',
-    hits.map((h) => resultItemJson(system, h)),
+    hits.map((h) => resultItemJson(system, h, terms)),
     {
       ...countResults(hits),
       systemName: system.name,
       systemId: system.systemId,
       status: 'COMPLETED',
       queryPlan: `retrieve top ${retrieved.limit} by similarity${retrieved.appliedFilters ? ` where ${retrieved.appliedFilters}` : ''}`,
-      appliedFilters: retrieved.appliedFilters,
-      inputFilters: retrieved.inputFilters,
-      extractedFilters: retrieved.extractedFilters,
+      ...filterFields(input, retrieved),
       ...(includeProbe(input.properties)
-        ? { probe: probe([{ id: 'retrieve', type: 'RETRIEVAL', detail: { results: hits.length } }], started) }
+        ? { probe: probeTree('QNA_SEARCH', started, [retrieved.step]) }
         : {}),
     },
   );
 }
 
-/** The answer response as JSON text. */
-export function answerQuestion(system: QnaSystem, retriever: Retriever, input: QueryInput): string {
+/** What an answered question leaves behind, for the question history. */
+export interface AnsweredQuestion {
+  questionUuid: string;
+  question: string;
+  /** The text retrieval ran on. */
+  query: string;
+  answer: string;
+  /** The text of each context, in the order the answer cites them. */
+  contexts: string[];
+  /** Each context's similarity score as retrieval gave it. */
+  scores: number[];
+  /** The answer response as it was sent. */
+  json: string;
+}
+
+/** The answer response as JSON text, and, when it completed, what the question history keeps. */
+export function answerQuestion(
+  system: QnaSystem,
+  retriever: Retriever,
+  input: QueryInput,
+): { json: string; answered?: AnsweredQuestion } {
   const started = Date.now();
-  const questionUuid = randomUUID();
+  const questionUuid = globalThis.crypto.randomUUID();
   let retrieved: Retrieved;
   try {
-    retrieved = retrieve(system, retriever, input, 3);
+    retrieved = retrieve(system, retriever, input, retrievalSettings.ANSWER_TOP_K);
   } catch (error) {
     if (error instanceof FilterError)
-      return JSON.stringify(failed(system, input, questionUuid, error.message, { type: 'qna' }));
+      return { json: JSON.stringify(failed(system, input, questionUuid, error.message, { type: 'qna' })) };
     throw error;
   }
-  const { hits } = retrieved;
-  const answer =
-    composeAnswer(input.question, hits) ?? `No answer to this question was found in ${system.name}.`;
-  return objectWithList(
-    { question: input.question, questionUuid, answer },
+  const { hits, query } = retrieved;
+  // Each context is one passage: the emulator indexes whole paragraphs, so there is nothing to merge.
+  const merge = timed(
+    'MERGE_NEIGHBOURING_CONTEXT',
+    () => hits.map((h) => h.passage.text),
+    (chunks) => ({
+      Input: chunks.map((Content, i) => ({
+        Content,
+        DocumentId: hits[i]?.passage.document.documentId,
+        SimilarityScore: hits[i]?.score,
+      })),
+      Output: chunks.length,
+    }),
+  );
+  const generate = timed(
+    'LLM_GENERATE',
+    // Deployments' answers begin with a blank line, as the model writes it.
+    () => `\n\n${composeAnswer(query, hits) ?? `No answer to this question was found in ${system.name}.`}`,
+    (text) => ({ LlmProviderId: input.llmProviderId ?? null, Characters: text.length }),
+  );
+  const answer = generate.value;
+  const json = objectWithList(
+    { question: input.question, answer },
     'context',
     hits.map((h) => resultItemJson(system, h)),
     {
-      type: 'qna',
-      systemName: system.name,
       systemId: system.systemId,
-      status: 'COMPLETED',
+      systemName: system.name,
       queryPlan: {
         steps: [
           {
-            id: 'retrieve',
-            type: 'RETRIEVAL',
-            query: input.question,
-            extractedFilterStr: retrieved.extractedFilters,
-            context: { results: hits.length },
+            id: '0',
+            type: 'qna',
+            config: {},
+            query,
+            extractedFilterStr: retrieved.extractedFilters || null,
+            context: [],
           },
-          { id: 'compose', type: 'EXTRACTIVE_ANSWER', config: { llmProviderId: input.llmProviderId ?? '' } },
         ],
         messages: [],
       },
-      appliedFilters: retrieved.appliedFilters,
-      inputFilters: retrieved.inputFilters,
-      extractedFilters: retrieved.extractedFilters,
+      type: 'qna',
+      questionUuid,
+      status: 'COMPLETED',
+      ...filterFields(input, retrieved),
       ...(includeProbe(input.properties)
-        ? {
-            probe: probe(
-              [
-                { id: 'retrieve', type: 'RETRIEVAL', detail: { results: hits.length } },
-                { id: 'compose', type: 'EXTRACTIVE_ANSWER', detail: { characters: answer.length } },
-              ],
-              started,
-            ),
-          }
+        ? { probe: probeTree('QNA_ANSWER', started, [retrieved.step, merge.step, generate.step]) }
         : {}),
     },
   );
+  return {
+    json,
+    answered: {
+      questionUuid,
+      question: input.question,
+      query,
+      answer,
+      contexts: merge.value,
+      scores: hits.map((h) => h.score),
+      json,
+    },
+  };
 }

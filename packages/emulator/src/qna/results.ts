@@ -1,5 +1,7 @@
 import type { DocumentFormat, QnaSystem } from '../data/model.js';
+import { highlight } from './highlight.js';
 import type { Hit, Passage } from './retriever.js';
+import { sourceUri } from './source-uri.js';
 
 /** The search result `type` of each stored format: Word files are `word`, web pages `link`. */
 const resultType: Record<DocumentFormat, 'pdf' | 'word' | 'text' | 'link'> = {
@@ -9,10 +11,6 @@ const resultType: Record<DocumentFormat, 'pdf' | 'word' | 'text' | 'link'> = {
   md: 'text',
   html: 'link',
 };
-
-function documentLink(systemId: string, documentId: string): string {
-  return `/api/qna/v1/systems/${encodeURIComponent(systemId)}/document?documentId=${encodeURIComponent(documentId)}`;
-}
 
 /** A result item's JSON around its score; everything but the score is fixed for a passage. */
 interface ItemText {
@@ -31,13 +29,14 @@ function itemText(system: QnaSystem, passage: Passage): ItemText {
       source: `${system.database}\`${system.dataset}\`body`,
       type: resultType[document.format],
       data: passage.text,
-      link: documentLink(system.systemId, document.documentId),
+      contents: passage.text,
+      link: sourceUri(system, document),
       documentId: document.documentId,
       title: document.title,
     });
     known = {
       beforeScore: `${fixed.slice(0, -1)},"similarityScore":`,
-      afterScore: `,"metadata":${JSON.stringify(document.metadata)}}`,
+      afterScore: `,"metadata":${JSON.stringify(document.metadata)}`,
     };
     itemTexts.set(passage, known);
   }
@@ -45,12 +44,15 @@ function itemText(system: QnaSystem, passage: Passage): ItemText {
 }
 
 /**
- * A search result item as JSON text: the spec's four fields plus the extras real deployments send
- * (documentId, title, similarityScore, metadata).
+ * A search result item as JSON text: the spec's four fields (`link` being the source file's URI) plus
+ * the extras real deployments send (contents, documentId, title, similarityScore, metadata, and
+ * `additionalInfo.hits` with the words that match `terms` in `<em>` when any do).
  */
-export function resultItemJson(system: QnaSystem, hit: Hit): string {
+export function resultItemJson(system: QnaSystem, hit: Hit, terms?: Set<string>): string {
   const { beforeScore, afterScore } = itemText(system, hit.passage);
-  return `${beforeScore}${JSON.stringify(Math.round(hit.score * 1000) / 1000)}${afterScore}`;
+  const marked = terms ? highlight(hit.passage, terms) : undefined;
+  const info = marked === undefined ? '' : `,"additionalInfo":${JSON.stringify({ hits: [marked] })}`;
+  return `${beforeScore}${JSON.stringify(Math.round(hit.score * 1000) / 1000)}${afterScore}${info}}`;
 }
 
 /** The per-type counts of a search response; every item has a link. */

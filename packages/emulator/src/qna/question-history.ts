@@ -1,0 +1,90 @@
+import type { Limits } from '../limits.js';
+import { type QualityScores, qualityScores } from './quality-scores.js';
+import type { AnsweredQuestion } from './queries.js';
+
+/** An answered question as the question endpoint returns it: a flat map. */
+export type QuestionRecord = { llm_response: string; llm_model: string } & QualityScores;
+
+interface Entry {
+  systemId: string;
+  question: string;
+  askedAt: number;
+  record: QuestionRecord;
+  bytes: number;
+}
+
+const months = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/** `November 2026`: the month a question was asked, in UTC. */
+const monthOf = (ms: number) => {
+  const d = new Date(ms);
+  return `${months[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+};
+
+const encoder = new TextEncoder();
+
+/**
+ * The questions answered by every system, oldest first in memory. Bounded by count and by size (the
+ * recorded answer and question as UTF-8); the oldest questions go first.
+ */
+export class QuestionHistory {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+
+  constructor(private readonly limits: Pick<Limits, 'maxQuestions' | 'maxQuestionBytes'>) {}
+
+  record(systemId: string, answered: AnsweredQuestion, model: string, askedAt = Date.now()): void {
+    const record: QuestionRecord = {
+      llm_response: answered.json,
+      llm_model: model,
+      ...qualityScores(answered),
+    };
+    const bytes = encoder.encode(answered.json).length + encoder.encode(answered.question).length;
+    // One answer larger than the whole store is not kept, rather than emptying the store for it.
+    if (bytes > this.limits.maxQuestionBytes) return;
+    this.entries.set(answered.questionUuid, {
+      systemId,
+      question: answered.question,
+      askedAt,
+      record,
+      bytes,
+    });
+    this.bytes += bytes;
+    for (const [id, entry] of this.entries) {
+      if (this.entries.size <= this.limits.maxQuestions && this.bytes <= this.limits.maxQuestionBytes) break;
+      this.entries.delete(id);
+      this.bytes -= entry.bytes;
+    }
+  }
+
+  /** Month to question id to question text, newest first. */
+  months(systemId: string): Record<string, Record<string, string>> {
+    const byMonth: Record<string, Record<string, string>> = {};
+    for (const [id, entry] of [...this.entries].reverse()) {
+      if (entry.systemId !== systemId) continue;
+      const month = monthOf(entry.askedAt);
+      byMonth[month] ??= {};
+      byMonth[month][id] = entry.question;
+    }
+    return byMonth;
+  }
+
+  /** The record of a question the system answered; undefined for any other id. */
+  question(systemId: string, questionId: string): QuestionRecord | undefined {
+    const entry = this.entries.get(questionId);
+    return entry?.systemId === systemId ? entry.record : undefined;
+  }
+}
