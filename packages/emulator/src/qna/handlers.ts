@@ -11,14 +11,14 @@ export function listQnaSystems(state: ServiceState, ex: Exchange): void {
 }
 
 export function getQnaSystem(state: ServiceState, ex: Exchange): void {
-  const { system } = state.system(ex.params.systemId ?? '');
+  const { system, retriever } = state.system(ex.params.systemId ?? '');
   ex.reply.json(200, {
     uuid: system.systemId,
     name: system.name,
     mode: 'qa',
     prompt: system.prompt,
     database: system.database,
-    dimensions: 1536,
+    dimensions: retriever.dimensions,
     createdBy: system.createdBy,
     createdDate: system.createdDate,
     modifiedBy: system.modifiedBy,
@@ -32,7 +32,7 @@ export function listQnaLlmProviders(state: ServiceState, ex: Exchange): void {
   ex.reply.json(200, state.system(ex.params.systemId ?? '').system.llms);
 }
 
-export function searchQnaSystem(state: ServiceState, ex: Exchange): void {
+export async function searchQnaSystem(state: ServiceState, ex: Exchange): Promise<void> {
   const { system, retriever } = state.system(ex.params.systemId ?? '');
   const question = ex.query.required('query');
   const llmProviderId = ex.query.optional('llmProviderId');
@@ -41,7 +41,7 @@ export function searchQnaSystem(state: ServiceState, ex: Exchange): void {
   ex.reply.send(
     200,
     'application/json',
-    searchSystem(system, retriever, {
+    await searchSystem(system, retriever, {
       question,
       properties: parseProperties(ex.query.optional('properties')),
       ...(filter !== undefined ? { filter } : {}),
@@ -50,7 +50,7 @@ export function searchQnaSystem(state: ServiceState, ex: Exchange): void {
   );
 }
 
-export function answerQnaQuestion(state: ServiceState, ex: Exchange): void {
+export async function answerQnaQuestion(state: ServiceState, ex: Exchange): Promise<void> {
   const { system, retriever } = state.system(ex.params.systemId ?? '');
   const question = ex.query.required('questionText');
   const llmProviderId = ex.query.required('llmProviderId');
@@ -59,7 +59,7 @@ export function answerQnaQuestion(state: ServiceState, ex: Exchange): void {
   ex.reply.send(
     200,
     'application/json',
-    answerQuestion(system, retriever, {
+    await answerQuestion(system, retriever, {
       question,
       llmProviderId,
       properties: parseProperties(ex.query.optional('properties')),

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { QnaSystem } from '../data/model.js';
+import { EmbeddingError } from '../embedding/model.js';
+import { HttpError } from '../http/errors.js';
 import { includeProbe } from '../http/query.js';
 import { composeAnswer } from './compose-answer.js';
-import { extractFilters, FilterError, formatFilter, parseFilter } from './filter.js';
+import { extractFilters, FilterError, type FilterExpression, formatFilter, parseFilter } from './filter.js';
 import { countResults, objectWithList, resultItemJson } from './results.js';
 import type { Hit, Retriever } from './retriever.js';
 
@@ -27,12 +29,12 @@ function limitOf(properties: Map<string, string>, fallback: number): number {
   return Number.isInteger(n) && n >= 1 ? Math.min(n, 200) : fallback;
 }
 
-function retrieve(
+async function retrieve(
   system: QnaSystem,
   retriever: Retriever,
   input: QueryInput,
   fallbackLimit: number,
-): Retrieved {
+): Promise<Retrieved> {
   const given = parseFilter(input.filter ?? '', system.fields);
   const extracted = extractFilters(input.question, system.documents, system.fields);
   // A caller's filter on a field wins over what the question implies about the same field.
@@ -40,12 +42,27 @@ function retrieve(
   const applied = { clauses: [...given.clauses, ...fromQuestion] };
   const limit = limitOf(input.properties, fallbackLimit);
   return {
-    hits: retriever.search(input.question, applied, limit),
+    hits: await searchOrExplain(retriever, input.question, applied, limit),
     inputFilters: formatFilter(given),
     extractedFilters: formatFilter(extracted),
     appliedFilters: formatFilter(applied),
     limit,
   };
+}
+
+/** A custom embedding model's bad output is the operator's to fix: say what was wrong. */
+async function searchOrExplain(
+  retriever: Retriever,
+  question: string,
+  filter: FilterExpression,
+  limit: number,
+): Promise<Hit[]> {
+  try {
+    return await retriever.search(question, filter, limit);
+  } catch (error) {
+    if (error instanceof EmbeddingError) throw new HttpError(500, error.message, {}, 'EMBEDDING_FAILED');
+    throw error;
+  }
 }
 
 function probe(steps: { id: string; type: string; detail: unknown }[], started: number) {
@@ -65,12 +82,16 @@ function failed(system: QnaSystem, input: QueryInput, questionUuid: string, reas
 }
 
 /** The search response as JSON text. */
-export function searchSystem(system: QnaSystem, retriever: Retriever, input: QueryInput): string {
+export async function searchSystem(
+  system: QnaSystem,
+  retriever: Retriever,
+  input: QueryInput,
+): Promise<string> {
   const started = Date.now();
   const questionUuid = randomUUID();
   let retrieved: Retrieved;
   try {
-    retrieved = retrieve(system, retriever, input, 5);
+    retrieved = await retrieve(system, retriever, input, 5);
   } catch (error) {
     if (error instanceof FilterError) {
       return JSON.stringify(
@@ -104,12 +125,16 @@ export function searchSystem(system: QnaSystem, retriever: Retriever, input: Que
 }
 
 /** The answer response as JSON text. */
-export function answerQuestion(system: QnaSystem, retriever: Retriever, input: QueryInput): string {
+export async function answerQuestion(
+  system: QnaSystem,
+  retriever: Retriever,
+  input: QueryInput,
+): Promise<string> {
   const started = Date.now();
   const questionUuid = randomUUID();
   let retrieved: Retrieved;
   try {
-    retrieved = retrieve(system, retriever, input, 3);
+    retrieved = await retrieve(system, retriever, input, 3);
   } catch (error) {
     if (error instanceof FilterError)
       return JSON.stringify(failed(system, input, questionUuid, error.message, { type: 'qna' }));
