@@ -69,9 +69,11 @@ function embedText(table: WordVectors, text: string): number[] {
     else table.addRow(row, rankWeight(row), sum);
   }
   let norm = 0;
-  for (const x of sum) norm += x * x;
-  norm = Math.sqrt(norm);
-  return Array.from(sum, (x) => (norm > 0 ? x / norm : 0));
+  for (let c = 0; c < sum.length; c++) norm += (sum[c] as number) ** 2;
+  const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+  const vector = new Array<number>(sum.length);
+  for (let c = 0; c < sum.length; c++) vector[c] = (sum[c] as number) * scale;
+  return vector;
 }
 
 /** The built-in model: 100-d GloVe-derived word vectors, SIF-weighted average per text, unit length. */

@@ -45,10 +45,11 @@ function decode(wordList: string, scaleText: string, matrixText: string, dimensi
     addRow(row, weight, into) {
       const scale = scales.getFloat32(row * 4, true) * weight;
       const start = row * rowBytes;
-      for (let c = 0; c < dimensions; c++) {
-        const byte = matrix[start + (c >> 1)] ?? 0;
-        const nibble = c % 2 === 0 ? byte & 15 : byte >> 4;
-        into[c] = (into[c] ?? 0) + (nibble - 8) * scale;
+      // Two components a byte: the low nibble, then the high one.
+      for (let c = 0; c < dimensions; c += 2) {
+        const byte = matrix[start + (c >> 1)] as number;
+        into[c] = (into[c] as number) + ((byte & 15) - 8) * scale;
+        if (c + 1 < dimensions) into[c + 1] = (into[c + 1] as number) + ((byte >> 4) - 8) * scale;
       }
     },
   };

@@ -150,14 +150,19 @@ export class Retriever {
       return hits;
     }
     const wanted = await this.embedQuery(query);
+    // The best `limit` kept in order as the passages go by (ties: the earlier passage first).
     for (const passage of this.passages) {
       if (!admitted(passage)) continue;
       const similarity = Math.max(0, dot(wanted, this.vectors[passage.id] as Float64Array));
-      const score = semanticWeight * similarity + (1 - semanticWeight) * (lexical.get(passage.id) ?? 0);
-      hits.push({ passage, score: Math.min(1, score) });
+      const blended = semanticWeight * similarity + (1 - semanticWeight) * (lexical.get(passage.id) ?? 0);
+      const score = Math.min(1, blended);
+      if (hits.length >= limit && score <= (hits[hits.length - 1] as Hit).score) continue;
+      let at = hits.length;
+      while (at > 0 && (hits[at - 1] as Hit).score < score) at -= 1;
+      hits.splice(at, 0, { passage, score });
+      if (hits.length > limit) hits.pop();
     }
-    hits.sort((a, b) => b.score - a.score || a.passage.id - b.passage.id);
-    return hits.slice(0, limit);
+    return hits;
   }
 
   /**
@@ -185,11 +190,15 @@ export class Retriever {
 
 /** `vector` less `minus` (when given), scaled to length 1; all zeros stay zeros. */
 function unit(vector: ArrayLike<number>, minus?: Float64Array): Float64Array {
-  const out = Float64Array.from(vector, (x, i) => x - (minus?.[i] ?? 0));
+  const out = new Float64Array(vector.length);
   let norm = 0;
-  for (const x of out) norm += x * x;
+  for (let i = 0; i < out.length; i++) {
+    const x = (vector[i] as number) - (minus ? (minus[i] as number) : 0);
+    out[i] = x;
+    norm += x * x;
+  }
   norm = Math.sqrt(norm);
-  if (norm > 0) for (let i = 0; i < out.length; i++) out[i] = (out[i] ?? 0) / norm;
+  if (norm > 0) for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) / norm;
   return out;
 }
 
@@ -202,6 +211,6 @@ function meanOf(vectors: Float64Array[]): Float64Array {
 
 function dot(a: Float64Array, b: Float64Array): number {
   let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += (a[i] ?? 0) * (b[i] ?? 0);
+  for (let i = 0; i < a.length; i++) sum += (a[i] as number) * (b[i] as number);
   return sum;
 }
