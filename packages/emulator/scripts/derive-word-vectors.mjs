@@ -91,14 +91,15 @@ ${comment(licence)}
 ${comment(acknowledgement)}
  */
 
-export const source = ${JSON.stringify(sourcePackage)};
-export const dimensions = ${dimensions};
+export const source: string = ${JSON.stringify(sourcePackage)};
+export const dimensions: number = ${dimensions};
+// Typed as string, not as their literal values: the declarations would otherwise repeat the 6 MB.
 /** Space-separated, most frequent first. */
-export const words = ${JSON.stringify(words.join(' '))};
+export const words: string = ${JSON.stringify(words.join(' '))};
 /** Base64 of one little-endian float32 scale per word. */
-export const scales = ${JSON.stringify(scaleBytes.toString('base64'))};
+export const scales: string = ${JSON.stringify(scaleBytes.toString('base64'))};
 /** Base64 of the matrix: per word ${rowBytes} bytes, component c in byte c/2, low nibble when c is even, stored as value / scale + 8. */
-export const vectors = ${JSON.stringify(base64(matrix))};
+export const vectors: string = ${JSON.stringify(base64(matrix))};
 `;
 
 const target = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'generated', 'word-vectors.ts');
