@@ -10,7 +10,15 @@ import { measureSizes } from './sections/size.js';
 import type { ServerInfo, ServerKind } from './server-main.js';
 import { startPrism } from './servers/prism.js';
 
-export const sectionNames = ['unary', 'concurrency', 'streaming', 'memory', 'emulator', 'size'] as const;
+export const sectionNames = [
+  'unary',
+  'concurrency',
+  'streaming',
+  'memory',
+  'emulator',
+  'size',
+  'retrieval',
+] as const;
 export type SectionName = (typeof sectionNames)[number];
 
 /**
@@ -77,7 +85,24 @@ export function runSection(
       });
     case 'size':
       return sizeAndImport(runtime, plan, sizes);
+    case 'retrieval':
+      return withServer(runtime, 'emulator', (emulator) =>
+        withServer(runtime, 'emulator-lexical', (lexical) =>
+          inChild(runtime, plan, {
+            section: 'retrieval',
+            subject: { name: 'embeddings + BM25', ...retrievalTarget(emulator) },
+            baseline: { name: 'BM25 only (earlier)', ...retrievalTarget(lexical) },
+            connections: plan.loadConnections,
+            seconds: plan.loadSeconds,
+            rounds: plan.loadRounds,
+          }),
+        ),
+      );
   }
+}
+
+function retrievalTarget(server: ServerInfo) {
+  return { url: server.url, apiKey: server.apiKey, systems: server.systems ?? {} };
 }
 
 /** Each reading in its own process, so one subject's heap never counts against another. */

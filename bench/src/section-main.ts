@@ -9,6 +9,7 @@ import {
   measureCallMemory,
   measureStreamMemory,
 } from './sections/memory.js';
+import { measureRetrieval, type RetrievalRequest } from './sections/retrieval.js';
 import { measureStreaming, type StreamingRequest } from './sections/streaming.js';
 
 export type SectionRequest =
@@ -16,7 +17,8 @@ export type SectionRequest =
   | ({ readonly section: 'streaming' } & StreamingRequest)
   | ({ readonly section: 'memory-calls' } & MemoryCallsRequest)
   | ({ readonly section: 'memory-stream' } & MemoryStreamRequest)
-  | ({ readonly section: 'emulator-load' } & EmulatorLoadRequest);
+  | ({ readonly section: 'emulator-load' } & EmulatorLoadRequest)
+  | ({ readonly section: 'retrieval' } & RetrievalRequest);
 
 answerParent(async (message) => {
   const request = message as SectionRequest;
@@ -31,5 +33,7 @@ answerParent(async (message) => {
       return measureStreamMemory(request);
     case 'emulator-load':
       return measureEmulatorLoad(request);
+    case 'retrieval':
+      return measureRetrieval(request);
   }
 });

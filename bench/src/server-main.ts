@@ -1,7 +1,7 @@
 /** Child-process entry: starts one server on loopback, reports where it listens, serves until stopped. */
 import { answerParent } from './child.js';
 
-export type ServerKind = 'emulator' | 'stream-source';
+export type ServerKind = 'emulator' | 'emulator-lexical' | 'stream-source';
 
 export interface ServerInfo {
   readonly url: string;
@@ -10,6 +10,8 @@ export interface ServerInfo {
   readonly systemId?: string;
   readonly llmProviderId?: string;
   readonly agentId?: string;
+  /** The emulator's QnA systems, name to id. */
+  readonly systems?: Readonly<Record<string, string>>;
 }
 
 const apiKey = 'bench-key';
@@ -20,8 +22,10 @@ answerParent(async (request) => {
   const server =
     kind === 'stream-source'
       ? await (await import('./servers/stream-source.js')).startStreamSource(apiKey)
-      : kind === 'emulator'
-        ? await (await import('./servers/emulator.js')).startBenchEmulator(apiKey)
+      : kind === 'emulator' || kind === 'emulator-lexical'
+        ? await (await import('./servers/emulator.js')).startBenchEmulator(apiKey, {
+            lexical: kind === 'emulator-lexical',
+          })
         : undefined;
   if (!server) throw new Error(`unknown server kind: ${String(kind)}`);
   process.once('SIGTERM', () => void server.close().then(() => process.exit(0)));

@@ -50,7 +50,7 @@ describe('shapes as deployments send them', () => {
     const details = await dw.qna.get(docs);
     const params = typeof details.params === 'string' ? JSON.parse(details.params) : details.params;
     const settings = Object.fromEntries(Object.entries(params ?? {}));
-    expect(settings.SIMILARITY_METRIC).toBe('BM25');
+    expect(settings.SIMILARITY_METRIC).toBe('COSINE');
     expect(Object.keys(settings)).toContain('SIMILARITY_THRESHOLD');
   });
 

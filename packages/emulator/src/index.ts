@@ -1,4 +1,5 @@
 export { seed } from './data/seed.js';
+export { EmbeddingError, type EmbedFunction } from './embedding/model.js';
 export type { CorsOptions } from './http/cors.js';
 export type { FaultRule } from './http/faults.js';
 export type { RecordedRequest } from './http/recorder.js';

@@ -1,4 +1,5 @@
 import type { JSONWebKeySet } from 'jose';
+import type { EmbedFunction } from './embedding/model.js';
 import type { CorsOptions } from './http/cors.js';
 import type { FaultRule } from './http/faults.js';
 import type { EmulatorLimits } from './limits.js';
@@ -31,13 +32,22 @@ export interface EmulatorOptions {
   agentStepDelayMs?: number | undefined;
   /** Bounds on sizes, counts and times; see the README's limits table. */
   limits?: EmulatorLimits | undefined;
+  /**
+   * The embedding model for QnA retrieval: one vector per text, all of one length (shown as the systems'
+   * `dimensions`). Default: the built-in 100-d word vectors. `false`: lexical (BM25) retrieval only,
+   * the ranking of earlier versions.
+   */
+  embed?: EmbedFunction | false | undefined;
   /** Receives what goes wrong inside the emulator (pass `console` to see it). Quiet by default. */
   logger?: EmulatorLogger | undefined;
 }
 
 /** Throws a TypeError naming the first option that cannot work (limits are checked with the limits). */
 export function checkOptions(options: EmulatorOptions): void {
-  const { port, agentStepDelayMs } = options;
+  const { port, agentStepDelayMs, embed } = options;
+  if (embed !== undefined && embed !== false && typeof embed !== 'function') {
+    throw new TypeError('Option embed must be a function from texts to vectors, or false');
+  }
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
     throw new TypeError('Option port must be an integer from 0 to 65535');
   }

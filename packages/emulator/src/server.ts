@@ -67,7 +67,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     dataset.systems = data.replaceSeededSystems ? data.systems : [...dataset.systems, ...data.systems];
   }
   const log = toLog(options.logger);
-  const state = new ServiceState(dataset);
+  const state = await ServiceState.create(dataset, { embed: options.embed });
   const extensionUri = providedValuesUri(options.extensionBase ?? 'https://dataworkz.com');
   const auth = new Authenticator({
     apiKeys,

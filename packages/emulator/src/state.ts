@@ -3,8 +3,15 @@ import { OrderBook } from './agents/order-book.js';
 import type { KnowledgeSource } from './agents/toolbox.js';
 import type { Dataset, QnaSystem } from './data/model.js';
 import { own } from './data/own.js';
+import type { EmbedFunction } from './embedding/model.js';
+import { wordVectorModel } from './embedding/word-average.js';
 import { HttpError } from './http/errors.js';
 import { Retriever } from './qna/retriever.js';
+
+export interface StateOptions {
+  /** The embedding model; false for lexical retrieval only. Default: the built-in word vectors. */
+  embed?: EmbedFunction | false | undefined;
+}
 
 /** The dataset with its search indexes, and lookups that answer 404 for unknown ids. */
 export class ServiceState {
@@ -13,11 +20,23 @@ export class ServiceState {
   readonly orders = new OrderBook();
   private readonly agents = new Map<string, AgentDefinition>();
 
-  constructor(readonly dataset: Dataset) {
-    for (const system of dataset.systems) {
-      this.knowledge.set(system.systemId, { system, retriever: new Retriever(system) });
-    }
+  private constructor(readonly dataset: Dataset) {
     for (const agent of dataset.agents) this.agents.set(agent.agentId, agent);
+  }
+
+  /** Indexes every system's passages (embedding them takes time, and a custom model is async). */
+  static async create(dataset: Dataset, options: StateOptions = {}): Promise<ServiceState> {
+    const state = new ServiceState(dataset);
+    const model =
+      options.embed === false
+        ? undefined
+        : options.embed
+          ? { embed: options.embed, centre: false }
+          : wordVectorModel;
+    for (const system of dataset.systems) {
+      state.knowledge.set(system.systemId, { system, retriever: await Retriever.create(system, model) });
+    }
+    return state;
   }
 
   agent(agentId: string): AgentDefinition {

@@ -12,6 +12,7 @@ describe('option types', () => {
       data: undefined,
       cors: undefined,
       limits: undefined,
+      embed: undefined,
     };
     const limits: EmulatorLimits = { maxBodyBytes: undefined, maxTextLength: undefined };
     const rule: FaultRule = { route: undefined, status: undefined, headers: undefined };

@@ -40,7 +40,7 @@ describe('system details', () => {
   it('sends params as a map of retrieval settings', async () => {
     const details = obj((await call(emu, `/api/qna/v1/systems/${docs}`)).json);
     const params = new Map(Object.entries(obj(details.params)));
-    expect(params.get('SIMILARITY_METRIC')).toBe('BM25');
+    expect(params.get('SIMILARITY_METRIC')).toBe('COSINE');
     expect(params.has('SIMILARITY_THRESHOLD')).toBe(true);
   });
 });

@@ -1208,7 +1208,7 @@ export interface operations {
                      *       "modifiedDate": "2026-02-01T12:30:00Z",
                      *       "status": "ACTIVE",
                      *       "params": {
-                     *         "SIMILARITY_METRIC": "BM25",
+                     *         "SIMILARITY_METRIC": "COSINE",
                      *         "SIMILARITY_THRESHOLD": 0
                      *       }
                      *     }

@@ -70,7 +70,7 @@ export class Toolbox {
   ): Promise<Hit[]> {
     const source = this.knowledge.get(systemId);
     await this.call('qna.search', query, `Searching ${source?.system.name ?? 'a QnA system'} for "${query}"`);
-    return source ? source.retriever.search(query, filter, 3) : [];
+    return source ? await source.retriever.search(query, filter, 3) : [];
   }
 
   async createTicket(customerId: string, summary: string): Promise<string> {

@@ -17,21 +17,25 @@ export function listQnaSystems(state: ServiceState, ex: Exchange): void {
 }
 
 export function getQnaSystem(state: ServiceState, ex: Exchange): void {
-  const { system } = state.system(ex.params.systemId ?? '');
+  const { system, retriever } = state.system(ex.params.systemId ?? '');
   ex.reply.json(200, {
     uuid: system.systemId,
     name: system.name,
     mode: 'qa',
     prompt: system.prompt,
     database: system.database,
-    dimensions: 1536,
+    dimensions: retriever.dimensions,
     createdBy: system.createdBy,
     createdDate: system.createdDate,
     modifiedBy: system.modifiedBy,
     modifiedDate: system.modifiedDate,
     status: 'ACTIVE',
     // An object, as deployments send it: the vendor's clients cast it to a map.
-    params: retrievalSettings,
+    params: {
+      ...retrievalSettings,
+      // Without a model (`embed: false`), ranking is BM25 alone.
+      SIMILARITY_METRIC: retriever.dimensions > 0 ? retrievalSettings.SIMILARITY_METRIC : 'BM25',
+    },
   });
 }
 
@@ -39,7 +43,11 @@ export function listQnaLlmProviders(state: ServiceState, ex: Exchange): void {
   ex.reply.json(200, state.system(ex.params.systemId ?? '').system.llms);
 }
 
-export function searchQnaSystem(state: ServiceState, ex: Exchange, history: readonly ChatTurn[] = []): void {
+export async function searchQnaSystem(
+  state: ServiceState,
+  ex: Exchange,
+  history: readonly ChatTurn[] = [],
+): Promise<void> {
   const { system, retriever } = state.system(ex.params.systemId ?? '');
   const question = ex.query.required('query');
   const llmProviderId = ex.query.optional('llmProviderId');
@@ -48,7 +56,7 @@ export function searchQnaSystem(state: ServiceState, ex: Exchange, history: read
   ex.reply.send(
     200,
     'application/json',
-    searchSystem(system, retriever, {
+    await searchSystem(system, retriever, {
       question,
       properties: parseProperties(ex.query.optional('properties')),
       ...(filter !== undefined ? { filter } : {}),
@@ -63,23 +71,23 @@ export function searchQnaSystemWithHistory(
   state: ServiceState,
   ex: Exchange,
   limits: ConversationLimits,
-): void {
-  searchQnaSystem(state, ex, readConversation(ex.body, limits));
+): Promise<void> {
+  return searchQnaSystem(state, ex, readConversation(ex.body, limits));
 }
 
 /** Answers a question and records it in the question history when it completed. */
-export function answerQnaQuestion(
+export async function answerQnaQuestion(
   state: ServiceState,
   ex: Exchange,
   questions: QuestionHistory,
   history: readonly ChatTurn[] = [],
-): void {
+): Promise<void> {
   const { system, retriever } = state.system(ex.params.systemId ?? '');
   const question = ex.query.required('questionText');
   const llmProviderId = ex.query.required('llmProviderId');
   state.checkSystemLlm(system, llmProviderId);
   const filter = ex.query.optional('filter');
-  const { json, answered } = answerQuestion(system, retriever, {
+  const { json, answered } = await answerQuestion(system, retriever, {
     question,
     llmProviderId,
     properties: parseProperties(ex.query.optional('properties')),
@@ -96,8 +104,8 @@ export function answerQnaQuestionWithHistory(
   ex: Exchange,
   questions: QuestionHistory,
   limits: ConversationLimits,
-): void {
-  answerQnaQuestion(state, ex, questions, readConversation(ex.body, limits));
+): Promise<void> {
+  return answerQnaQuestion(state, ex, questions, readConversation(ex.body, limits));
 }
 
 /** Cardinality of every metadata field; the values themselves for fields with at most 20. */

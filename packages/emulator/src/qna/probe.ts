@@ -21,10 +21,14 @@ function node(ref: string, startMillis: number, endMillis: number, rest: object)
   };
 }
 
-/** Times a step: runs `run` and records what it returns as the step's data. */
-export function timed<T>(ref: string, run: () => T, data: (value: T) => Record<string, unknown>) {
+/** Times a step: runs `run` (until its promise settles, for an async one) and records what it returns as the step's data. */
+export async function timed<T>(
+  ref: string,
+  run: () => T | Promise<T>,
+  data: (value: T) => Record<string, unknown>,
+): Promise<{ value: T; step: ProbeStep }> {
   const startMillis = Date.now();
-  const value = run();
+  const value = await run();
   const step: ProbeStep = { ref, startMillis, endMillis: Date.now(), data: data(value) };
   return { value, step };
 }

@@ -1,8 +1,10 @@
 import type { QnaSystem } from '../data/model.js';
+import { EmbeddingError } from '../embedding/model.js';
+import { HttpError } from '../http/errors.js';
 import { includeProbe } from '../http/query.js';
 import { composeAnswer } from './compose-answer.js';
 import type { ChatTurn } from './conversation.js';
-import { extractFilters, FilterError, formatFilter, parseFilter } from './filter.js';
+import { extractFilters, FilterError, type FilterExpression, formatFilter, parseFilter } from './filter.js';
 import { retrievalQuery } from './follow-up.js';
 import { queryTerms } from './highlight.js';
 import { type ProbeStep, probeTree, timed } from './probe.js';
@@ -35,12 +37,12 @@ function limitOf(properties: Map<string, string>, fallback: number): number {
   return Number.isInteger(n) && n >= 1 ? Math.min(n, 200) : fallback;
 }
 
-function retrieve(
+async function retrieve(
   system: QnaSystem,
   retriever: Retriever,
   input: QueryInput,
   fallbackLimit: number,
-): Retrieved {
+): Promise<Retrieved> {
   const query = retrievalQuery(input.question, input.history ?? []);
   const given = parseFilter(input.filter ?? '', system.fields);
   const extracted = extractFilters(query, system.documents, system.fields);
@@ -49,12 +51,27 @@ function retrieve(
   const applied = { clauses: [...given.clauses, ...fromQuestion] };
   const appliedFilters = formatFilter(applied);
   const limit = limitOf(input.properties, fallbackLimit);
-  const { value: hits, step } = timed(
+  const { value: hits, step } = await timed(
     'RETRIEVE',
-    () => retriever.search(query, applied, limit),
+    () => searchOrExplain(retriever, query, applied, limit),
     (found) => ({ Query: query, Filter: appliedFilters || null, Limit: limit, Results: found.length }),
   );
   return { hits, query, extractedFilters: formatFilter(extracted), appliedFilters, limit, step };
+}
+
+/** A custom embedding model's bad output is the operator's to fix: say what was wrong. */
+async function searchOrExplain(
+  retriever: Retriever,
+  question: string,
+  filter: FilterExpression,
+  limit: number,
+): Promise<Hit[]> {
+  try {
+    return await retriever.search(question, filter, limit);
+  } catch (error) {
+    if (error instanceof EmbeddingError) throw new HttpError(500, error.message, {}, 'EMBEDDING_FAILED');
+    throw error;
+  }
 }
 
 /** The filter fields of a response, each only when it says something, as deployments send them. */
@@ -79,12 +96,16 @@ function failed(system: QnaSystem, input: QueryInput, questionUuid: string, reas
 }
 
 /** The search response as JSON text. */
-export function searchSystem(system: QnaSystem, retriever: Retriever, input: QueryInput): string {
+export async function searchSystem(
+  system: QnaSystem,
+  retriever: Retriever,
+  input: QueryInput,
+): Promise<string> {
   const started = Date.now();
   const questionUuid = globalThis.crypto.randomUUID();
   let retrieved: Retrieved;
   try {
-    retrieved = retrieve(system, retriever, input, retrievalSettings.SEARCH_TOP_K);
+    retrieved = await retrieve(system, retriever, input, retrievalSettings.SEARCH_TOP_K);
   } catch (error) {
     if (error instanceof FilterError) {
       return JSON.stringify(
@@ -132,16 +153,16 @@ export interface AnsweredQuestion {
 }
 
 /** The answer response as JSON text, and, when it completed, what the question history keeps. */
-export function answerQuestion(
+export async function answerQuestion(
   system: QnaSystem,
   retriever: Retriever,
   input: QueryInput,
-): { json: string; answered?: AnsweredQuestion } {
+): Promise<{ json: string; answered?: AnsweredQuestion }> {
   const started = Date.now();
   const questionUuid = globalThis.crypto.randomUUID();
   let retrieved: Retrieved;
   try {
-    retrieved = retrieve(system, retriever, input, retrievalSettings.ANSWER_TOP_K);
+    retrieved = await retrieve(system, retriever, input, retrievalSettings.ANSWER_TOP_K);
   } catch (error) {
     if (error instanceof FilterError)
       return { json: JSON.stringify(failed(system, input, questionUuid, error.message, { type: 'qna' })) };
@@ -149,7 +170,7 @@ export function answerQuestion(
   }
   const { hits, query } = retrieved;
   // Each context is one passage: the emulator indexes whole paragraphs, so there is nothing to merge.
-  const merge = timed(
+  const merge = await timed(
     'MERGE_NEIGHBOURING_CONTEXT',
     () => hits.map((h) => h.passage.text),
     (chunks) => ({
@@ -161,7 +182,7 @@ export function answerQuestion(
       Output: chunks.length,
     }),
   );
-  const generate = timed(
+  const generate = await timed(
     'LLM_GENERATE',
     // Deployments' answers begin with a blank line, as the model writes it.
     () => `\n\n${composeAnswer(query, hits) ?? `No answer to this question was found in ${system.name}.`}`,

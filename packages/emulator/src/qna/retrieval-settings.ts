@@ -3,9 +3,9 @@
  * deployments use). Search and answer read their default result counts from here.
  */
 export const retrievalSettings = {
-  /** MiniSearch ranks passages by BM25; its scores are not bounded. */
-  SIMILARITY_METRIC: 'BM25',
-  /** Every passage that matches a term is a candidate. */
+  /** Embeddings compared by cosine similarity (blended with BM25, see the README's Retrieval). */
+  SIMILARITY_METRIC: 'COSINE',
+  /** No threshold: every passage the filters admit is ranked, and the best k are returned. */
   SIMILARITY_THRESHOLD: 0,
   /** Results of a search when `properties` sets no `context`. */
   SEARCH_TOP_K: 5,

@@ -1,5 +1,6 @@
 import MiniSearch from 'minisearch';
 import type { CorpusDocument, QnaSystem } from '../data/model.js';
+import { checkEmbeddings, type EmbeddingModel, type EmbedFunction } from '../embedding/model.js';
 import { type FilterExpression, matchesFilter } from './filter.js';
 
 /** One indexed paragraph of a document. */
@@ -11,6 +12,7 @@ export interface Passage {
 
 export interface Hit {
   passage: Passage;
+  /** From 0 to 1. */
   score: number;
 }
 
@@ -33,11 +35,26 @@ const tokenize: (text: string) => string[] = MiniSearch.getDefault('tokenize');
 const maxFuzzyTermLength = 32;
 
 /**
- * Ranked retrieval over one system's paragraphs (MiniSearch BM25 with prefix matching, and fuzzy
- * matching for terms the corpus does not hold, i.e. likely misspellings).
+ * Share of the semantic similarity in a hit's score; the rest is the lexical score, so a passage holding
+ * the query's exact terms or ids outranks one that is only about the same thing.
+ */
+const semanticWeight = 0.7;
+
+/** Texts per call to the embedding model while indexing, so a remote model gets requests of bounded size. */
+const embedBatch = 128;
+
+/** The passage's text as embedded: its document's title gives a short paragraph its subject. */
+const embeddedText = (passage: Passage) => `${passage.document.title}. ${passage.text}`;
+
+/**
+ * Ranked retrieval over one system's paragraphs: cosine similarity of embeddings, blended with
+ * MiniSearch BM25 (prefix matching, and fuzzy matching for terms the corpus does not hold, i.e. likely
+ * misspellings) normalised to [0, 1]. Without an embedding model, BM25 alone.
  */
 export class Retriever {
   private readonly passages: Passage[] = [];
+  /** Unit-length passage vectors, one per passage; empty without a model. */
+  private vectors: Float64Array[] = [];
   /** Every indexed term, as normaliseTerm leaves it. */
   private readonly vocabulary = new Set<string>();
   /** Indexed terms that begin a longer indexed term. */
@@ -56,7 +73,35 @@ export class Retriever {
     },
   });
 
-  constructor(system: QnaSystem) {
+  /** Indexes the system's paragraphs, embedding each with the model (none: lexical retrieval only). */
+  static async create(system: QnaSystem, model: EmbeddingModel | undefined): Promise<Retriever> {
+    const embed = model?.embed;
+    const retriever = new Retriever(system, embed);
+    if (model && embed) {
+      const vectors: number[][] = [];
+      for (let start = 0; start < retriever.passages.length; start += embedBatch) {
+        const texts = retriever.passages.slice(start, start + embedBatch).map(embeddedText);
+        vectors.push(...checkEmbeddings(await embed(texts), texts.length, vectors[0]?.length));
+      }
+      retriever.vectors = vectors.map((v) => unit(v));
+      if (model.centre && vectors.length > 1) {
+        retriever.mean = meanOf(retriever.vectors);
+        retriever.vectors = retriever.vectors.map((v) => unit(v, retriever.mean));
+      }
+      retriever.dimensions = vectors[0]?.length ?? (await retriever.embedQuery('dimensions')).length;
+    }
+    return retriever;
+  }
+
+  /** The corpus's mean vector, taken from every vector when the model asks for centring. */
+  private mean: Float64Array | undefined;
+  /** Length of the embedding vectors; 0 without a model. */
+  dimensions = 0;
+
+  private constructor(
+    system: QnaSystem,
+    private readonly embed: EmbedFunction | undefined,
+  ) {
     for (const document of system.documents) {
       this.learn(document.title);
       for (const text of document.paragraphs) {
@@ -80,22 +125,92 @@ export class Retriever {
     }
   }
 
-  search(query: string, filter: FilterExpression, limit: number): Hit[] {
-    const results =
-      filter.clauses.length === 0
-        ? this.index.search(query)
-        : this.index.search(query, {
-            filter: (r) => {
-              const passage = this.passages[r.id as number];
-              return passage !== undefined && matchesFilter(passage.document, filter);
-            },
-          });
+  private async embedQuery(query: string): Promise<Float64Array> {
+    const [vector] = checkEmbeddings(await this.embed?.([query]), 1, this.dimensions || undefined);
+    const wanted = unit(vector ?? []);
+    return this.mean ? unit(wanted, this.mean) : wanted;
+  }
+
+  /**
+   * The `limit` best passages of those `filter` admits: the filter narrows the candidates, never the
+   * scores. With a model every admitted passage is a candidate (nothing is returned only when the filter
+   * admits nothing); without one, those BM25 finds.
+   */
+  async search(query: string, filter: FilterExpression, limit: number): Promise<Hit[]> {
+    const admitted = (passage: Passage) =>
+      filter.clauses.length === 0 || matchesFilter(passage.document, filter);
+    const lexical = this.lexicalScores(query, this.embed !== undefined);
     const hits: Hit[] = [];
-    for (const r of results) {
-      const passage = this.passages[r.id as number];
-      if (passage) hits.push({ passage, score: r.score });
-      if (hits.length >= limit) break;
+    if (!this.embed) {
+      for (const [id, score] of lexical) {
+        const passage = this.passages[id];
+        if (passage && admitted(passage)) hits.push({ passage, score });
+        if (hits.length >= limit) break;
+      }
+      return hits;
+    }
+    const wanted = await this.embedQuery(query);
+    // The best `limit` kept in order as the passages go by (ties: the earlier passage first).
+    for (const passage of this.passages) {
+      if (!admitted(passage)) continue;
+      const similarity = Math.max(0, dot(wanted, this.vectors[passage.id] as Float64Array));
+      const blended = semanticWeight * similarity + (1 - semanticWeight) * (lexical.get(passage.id) ?? 0);
+      const score = Math.min(1, blended);
+      if (hits.length >= limit && score <= (hits[hits.length - 1] as Hit).score) continue;
+      let at = hits.length;
+      while (at > 0 && (hits[at - 1] as Hit).score < score) at -= 1;
+      hits.splice(at, 0, { passage, score });
+      if (hits.length > limit) hits.pop();
     }
     return hits;
   }
+
+  /**
+   * BM25 scores, best first, scaled so the best is 1; for blending, weighted by the share of the
+   * query's terms each passage matches (one common word in common is a weak match).
+   */
+  private lexicalScores(query: string, byCoverage: boolean): Map<number, number> {
+    const results = this.index.search(query);
+    const scores = new Map<number, number>();
+    const best = results[0]?.score ?? 0;
+    if (best <= 0) return scores;
+    const queryTerms =
+      new Set(
+        tokenize(query)
+          .map(normaliseTerm)
+          .filter((t) => t !== null),
+      ).size || 1;
+    for (const r of results) {
+      const coverage = byCoverage ? Math.min(1, r.queryTerms.length / queryTerms) : 1;
+      scores.set(r.id as number, (r.score / best) * coverage);
+    }
+    return scores;
+  }
+}
+
+/** `vector` less `minus` (when given), scaled to length 1; all zeros stay zeros. */
+function unit(vector: ArrayLike<number>, minus?: Float64Array): Float64Array {
+  const out = new Float64Array(vector.length);
+  let norm = 0;
+  for (let i = 0; i < out.length; i++) {
+    const x = (vector[i] as number) - (minus ? (minus[i] as number) : 0);
+    out[i] = x;
+    norm += x * x;
+  }
+  norm = Math.sqrt(norm);
+  if (norm > 0) for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) / norm;
+  return out;
+}
+
+function meanOf(vectors: Float64Array[]): Float64Array {
+  const mean = new Float64Array(vectors[0]?.length ?? 0);
+  for (const v of vectors)
+    for (let i = 0; i < mean.length; i++) mean[i] = (mean[i] ?? 0) + (v[i] ?? 0) / vectors.length;
+  return mean;
+}
+
+function dot(a: Float64Array, b: Float64Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += (a[i] as number) * (b[i] as number);
+  return sum;
 }
