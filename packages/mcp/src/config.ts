@@ -39,7 +39,10 @@ Environment:
 
 function list(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
-  const items = value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  const items = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
   return items;
 }
 
@@ -56,7 +59,10 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new UsageError('--port must be an integer from 0 to 65535.');
   }
-  if (!values.http && (values.port !== undefined || values.host !== undefined || values['allowed-origins'] !== undefined)) {
+  if (
+    !values.http &&
+    (values.port !== undefined || values.host !== undefined || values['allowed-origins'] !== undefined)
+  ) {
     throw new UsageError('--port, --host and --allowed-origins apply only with --http.');
   }
   return {

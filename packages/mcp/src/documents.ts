@@ -8,14 +8,18 @@ export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 export type DocumentData = { mimeType: string; text: string } | { mimeType: string; blob: string };
 
 // JSON, XML, YAML, CSV, markdown and the like read as text; PDFs, Word files and images do not.
-const TEXT_TYPES = /^(text\/|application\/(json|xml|yaml|x-yaml|csv|markdown|x-ndjson|javascript)\b)|\+(json|xml)\b/i;
+const TEXT_TYPES =
+  /^(text\/|application\/(json|xml|yaml|x-yaml|csv|markdown|x-ndjson|javascript)\b)|\+(json|xml)\b/i;
 
 export function isTextLike(mimeType: string): boolean {
   return TEXT_TYPES.test(mimeType);
 }
 
 function mimeTypeOf(response: Response): string {
-  return (response.headers.get('content-type') ?? 'application/octet-stream').split(';')[0]?.trim() || 'application/octet-stream';
+  return (
+    (response.headers.get('content-type') ?? 'application/octet-stream').split(';')[0]?.trim() ||
+    'application/octet-stream'
+  );
 }
 
 /**

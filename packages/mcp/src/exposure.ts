@@ -21,14 +21,18 @@ export function agentExposed(exposure: Exposure, agentId: string): boolean {
 
 export function requireSystem(exposure: Exposure, systemId: string): string {
   if (!systemExposed(exposure, systemId)) {
-    throw new NotExposedError(`QnA system ${systemId} is not exposed by this server; list_qna_systems names those that are.`);
+    throw new NotExposedError(
+      `QnA system ${systemId} is not exposed by this server; list_qna_systems names those that are.`,
+    );
   }
   return systemId;
 }
 
 export function requireAgent(exposure: Exposure, agentId: string): string {
   if (!agentExposed(exposure, agentId)) {
-    throw new NotExposedError(`Agent ${agentId} is not exposed by this server; list_agents names those that are.`);
+    throw new NotExposedError(
+      `Agent ${agentId} is not exposed by this server; list_agents names those that are.`,
+    );
   }
   return agentId;
 }

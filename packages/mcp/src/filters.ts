@@ -11,7 +11,9 @@ const FIELD = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 export const filtersSchema = z
   .record(
     z.string().regex(FIELD, 'A filter field is an identifier such as topic or meta.year.'),
-    z.array(z.union([z.string(), z.number(), z.boolean()])).min(1, 'A filter field needs at least one value.'),
+    z
+      .array(z.union([z.string(), z.number(), z.boolean()]))
+      .min(1, 'A filter field needs at least one value.'),
   )
   .describe(
     'Metadata filters: field name to the values it may take, e.g. {"topic": ["returns"], "year": [2025, 2026]}. ' +

@@ -24,10 +24,7 @@ function describe(error: unknown): string {
 }
 
 /** Runs a tool's work, turning any failure into a tool error. */
-export async function asTool(
-  dw: Dataworkz,
-  work: () => Promise<CallToolResult>,
-): Promise<CallToolResult> {
+export async function asTool(dw: Dataworkz, work: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
     return await work();
   } catch (error) {

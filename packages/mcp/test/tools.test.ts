@@ -135,9 +135,11 @@ describe.each([
     const uri = citations[0]?.uri as string;
     const read = await connection.client.readResource({ uri });
     expect(read.contents[0]).toMatchObject({ uri, mimeType: 'application/pdf' });
-    expect(Buffer.from((read.contents[0] as { blob: string }).blob, 'base64').subarray(0, 5).toString()).toBe(
-      '%PDF-',
-    );
+    expect(
+      Buffer.from((read.contents[0] as { blob: string }).blob, 'base64')
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
   });
 
   it('read_document gives a text document as text, and a PDF as a resource link', async () => {
@@ -161,7 +163,9 @@ describe.each([
   });
 
   it('list_agents and ask_agent answer from the seeded agents', async () => {
-    const { agents } = structuredOf(await connection.client.callTool({ name: 'list_agents', arguments: {} })) as {
+    const { agents } = structuredOf(
+      await connection.client.callTool({ name: 'list_agents', arguments: {} }),
+    ) as {
       agents: { agentId: string; name: string }[];
     };
     expect(agents.map((agent) => agent.agentId)).toContain(orderStatus);

@@ -33,7 +33,7 @@ export function registerAnswerQuestion(server: McpServer, { dw, exposure }: Tool
     {
       title: 'Answer a question from a QnA system',
       description:
-        "Asks one Dataworkz QnA system a question and returns its retrieval-augmented answer with citations: the " +
+        'Asks one Dataworkz QnA system a question and returns its retrieval-augmented answer with citations: the ' +
         'passages the answer was written from, each with its source and a dataworkz:// resource URI of its document. ' +
         'Markers such as [1] in the answer point at citations by index. Filters restrict retrieval by metadata.',
       inputSchema,
@@ -45,13 +45,17 @@ export function registerAnswerQuestion(server: McpServer, { dw, exposure }: Tool
         requireSystem(exposure, systemId);
         const options = { signal: extra.signal };
         const llm = llmProviderId ?? Object.keys(await dw.qna.llmProviders(systemId, options))[0];
-        if (llm === undefined) throw new Error(`QnA system ${systemId} has no LLM configuration to answer with.`);
+        if (llm === undefined)
+          throw new Error(`QnA system ${systemId} has no LLM configuration to answer with.`);
         const result = await dw.qna.answer(
           systemId,
           { questionText: question, llmProviderId: llm, filter: filterExpression(filters) },
           options,
         );
-        const citations = result.context.map((item, index) => ({ index: index + 1, ...toPassage(systemId, item) }));
+        const citations = result.context.map((item, index) => ({
+          index: index + 1,
+          ...toPassage(systemId, item),
+        }));
         return structured(
           { systemId, question, questionUuid: result.questionUuid, answer: result.answer, citations },
           resourceLinks(citations),

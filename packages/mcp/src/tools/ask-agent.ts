@@ -17,15 +17,23 @@ const inputSchema = {
     .string()
     .min(1)
     .optional()
-    .describe('Answer the question of a task that is waiting for input: the taskId of the call that returned it.'),
-  llmId: z.string().min(1).optional().describe("An LLM configuration; the agent's own, else the account default."),
+    .describe(
+      'Answer the question of a task that is waiting for input: the taskId of the call that returned it.',
+    ),
+  llmId: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("An LLM configuration; the agent's own, else the account default."),
 };
 
 const outputSchema = {
   agentId: z.string(),
   state: z.string().describe('The task state: completed, or input-required when the agent asks back.'),
   answer: z.string().describe("The agent's answer, or its question when state is input-required."),
-  inputRequired: z.boolean().describe('The agent asks a question: call ask_agent again with taskId and contextId.'),
+  inputRequired: z
+    .boolean()
+    .describe('The agent asks a question: call ask_agent again with taskId and contextId.'),
   taskId: z.string().optional(),
   contextId: z.string().optional(),
   steps: z.number().int().describe('How many steps the agent reported while it worked.'),

@@ -29,7 +29,7 @@ export function registerListQnaSystems(server: McpServer, { dw, exposure }: Tool
     {
       title: 'List QnA systems',
       description:
-        'Lists the Dataworkz QnA (RAG) systems this server exposes: each one\'s id, name, its prompt (what it answers from) ' +
+        "Lists the Dataworkz QnA (RAG) systems this server exposes: each one's id, name, its prompt (what it answers from) " +
         'and the metadata fields its retrieval can be filtered on, with their values where there are few. ' +
         'Call it first to choose a systemId for search_qna_system and answer_question.',
       inputSchema: {},

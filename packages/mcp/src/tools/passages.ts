@@ -14,7 +14,9 @@ export const passageSchema = z.object({
   uri: z
     .string()
     .optional()
-    .describe('The document as an MCP resource (dataworkz://...): read it with resources/read or read_document.'),
+    .describe(
+      'The document as an MCP resource (dataworkz://...): read it with resources/read or read_document.',
+    ),
   score: z.number().optional().describe('Similarity to the query.'),
   metadata: z.record(z.string(), z.unknown()).optional(),
 });

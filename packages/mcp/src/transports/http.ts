@@ -36,7 +36,12 @@ const PATH = '/mcp';
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'];
 
-function sendError(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
+function sendError(
+  response: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+) {
   response
     .writeHead(status, { 'content-type': 'application/json', ...headers })
     .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
@@ -75,7 +80,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     if (path !== PATH) return sendError(response, 404, `Not found: the MCP endpoint is ${PATH}.`);
     const refusal = refusalOf(request, guard);
     if (refusal) {
-      const challenge: Record<string, string> = refusal.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
+      const challenge: Record<string, string> =
+        refusal.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
       return sendError(response, refusal.status, refusal.message, challenge);
     }
     const sessionId = request.headers['mcp-session-id'];
@@ -84,7 +90,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       if (!transport) return sendError(response, 404, 'Unknown or ended session.');
       return transport.handleRequest(request, response);
     }
-    if (request.method !== 'POST') return sendError(response, 400, 'Start a session with an initialize request.');
+    if (request.method !== 'POST')
+      return sendError(response, 400, 'Start a session with an initialize request.');
     return openSession(request, response);
   }
 

@@ -46,11 +46,12 @@ export async function connectHttp(
     baseUrl: setup.baseUrl,
     apiKey: setup.apiKey,
     logLevel: 'off',
-    ...(setup.maxRetries !== undefined ? { maxRetries: setup.maxRetries, backoff: { initialDelayMs: 1 } } : {}),
+    ...(setup.maxRetries !== undefined
+      ? { maxRetries: setup.maxRetries, backoff: { initialDelayMs: 1 } }
+      : {}),
   });
   const server = await startHttpServer({
-    createServer: () =>
-      createDataworkzMcpServer({ dw, systems: setup.systems, agents: setup.agents }),
+    createServer: () => createDataworkzMcpServer({ dw, systems: setup.systems, agents: setup.agents }),
   });
   const client = newClient();
   const transport = new StreamableHTTPClientTransport(new URL(server.url), {
