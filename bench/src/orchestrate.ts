@@ -10,7 +10,15 @@ import { measureSizes } from './sections/size.js';
 import type { ServerInfo, ServerKind } from './server-main.js';
 import { startPrism } from './servers/prism.js';
 
-export const sectionNames = ['unary', 'concurrency', 'streaming', 'memory', 'emulator', 'size'] as const;
+export const sectionNames = [
+  'unary',
+  'concurrency',
+  'streaming',
+  'memory',
+  'emulator',
+  'size',
+  'mcp',
+] as const;
 export type SectionName = (typeof sectionNames)[number];
 
 /**
@@ -77,6 +85,15 @@ export function runSection(
       });
     case 'size':
       return sizeAndImport(runtime, plan, sizes);
+    case 'mcp':
+      return withServer(runtime, 'emulator', (target) =>
+        inChild(runtime, plan, {
+          section: 'mcp-calls',
+          target: { url: target.url, apiKey: target.apiKey, systemId: target.systemId ?? '' },
+          calls: plan.mcpCalls,
+          rounds: plan.rounds,
+        }),
+      );
   }
 }
 
