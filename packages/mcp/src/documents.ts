@@ -2,7 +2,7 @@ import type { ToolContext } from './context.js';
 import { requireSystem } from './exposure.js';
 
 /** Largest document read through MCP; a longer one fails with ResponseTooLargeError. */
-export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 
 /** A document's data as MCP carries it: text for text-like types, else base64. */
 export type DocumentData = { mimeType: string; text: string } | { mimeType: string; blob: string };
@@ -11,7 +11,7 @@ export type DocumentData = { mimeType: string; text: string } | { mimeType: stri
 const TEXT_TYPES =
   /^(text\/|application\/(json|xml|yaml|x-yaml|csv|markdown|x-ndjson|javascript)\b)|\+(json|xml)\b/i;
 
-export function isTextLike(mimeType: string): boolean {
+function isTextLike(mimeType: string): boolean {
   return TEXT_TYPES.test(mimeType);
 }
 

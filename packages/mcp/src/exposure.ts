@@ -7,7 +7,7 @@ export interface Exposure {
 }
 
 /** Thrown when a call names a system or agent the server does not expose. */
-export class NotExposedError extends Error {
+class NotExposedError extends Error {
   override readonly name = 'NotExposedError';
 }
 

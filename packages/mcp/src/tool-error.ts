@@ -6,7 +6,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
  * status and the service's `failureReason` when there are ones. Passed through the client's `redact`,
  * so no credential the client holds can appear in it, whatever the service echoed.
  */
-export function toolError(dw: Dataworkz, error: unknown): CallToolResult {
+function toolError(dw: Dataworkz, error: unknown): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: dw.redact(describe(error)) }] };
 }
 
