@@ -65,6 +65,9 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
   ) {
     throw new UsageError('--port, --host and --allowed-origins apply only with --http.');
   }
+  if (!env.DATAWORKZ_API_KEY && !env.DATAWORKZ_TOKEN) {
+    throw new UsageError('Set DATAWORKZ_API_KEY (or DATAWORKZ_TOKEN) to the credential for the service.');
+  }
   return {
     transport: values.http ? 'http' : 'stdio',
     port,

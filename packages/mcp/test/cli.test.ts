@@ -16,7 +16,9 @@ afterAll(() => emu.close());
 
 describe('the dataworkz-mcp command', () => {
   it('refuses an unknown flag with the usage', async () => {
-    const failed = run(process.execPath, [BIN, '--bogus'], { env: { DATAWORKZ_BASE_URL: emu.url } });
+    const failed = run(process.execPath, [BIN, '--bogus'], {
+      env: { DATAWORKZ_BASE_URL: emu.url, DATAWORKZ_API_KEY: apiKey },
+    });
     await expect(failed).rejects.toMatchObject({
       code: 1,
       stderr: expect.stringMatching(/bogus[\s\S]*Usage: dataworkz-mcp/),
@@ -24,8 +26,18 @@ describe('the dataworkz-mcp command', () => {
   });
 
   it('refuses HTTP options without --http', async () => {
-    const failed = run(process.execPath, [BIN, '--port', '1234'], { env: { DATAWORKZ_BASE_URL: emu.url } });
+    const failed = run(process.execPath, [BIN, '--port', '1234'], {
+      env: { DATAWORKZ_BASE_URL: emu.url, DATAWORKZ_API_KEY: apiKey },
+    });
     await expect(failed).rejects.toMatchObject({ stderr: expect.stringMatching(/apply only with --http/) });
+  });
+
+  it('says which setting is missing without a credential', async () => {
+    const failed = run(process.execPath, [BIN], { env: { DATAWORKZ_BASE_URL: emu.url } });
+    await expect(failed).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/Set DATAWORKZ_API_KEY \(or DATAWORKZ_TOKEN\)/),
+    });
   });
 
   it('says which setting is missing without a base URL', async () => {
