@@ -130,6 +130,36 @@ describe('the Streamable HTTP transport', () => {
   });
 });
 
+describe('sessions', () => {
+  it('ends the least recently used session past maxSessions; its client gets 404', async () => {
+    const limited = await startHttpServer({
+      createServer: () => createDataworkzMcpServer({ dw: new Dataworkz({ baseUrl: emu.url, apiKey }) }),
+      maxSessions: 2,
+    });
+    const connect = async () => {
+      const client = new Client({ name: 'session', version: '1' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(limited.url), {
+          requestInit: { headers: { authorization: `Bearer ${limited.token}` } },
+        }),
+      );
+      return client;
+    };
+    try {
+      const first = await connect();
+      const second = await connect();
+      await first.listTools(); // the second is now the least recently used
+      const third = await connect();
+      await expect(second.listTools()).rejects.toThrow(/404|Unknown or ended session/);
+      expect((await first.listTools()).tools.length).toBeGreaterThan(0);
+      expect((await third.listTools()).tools.length).toBeGreaterThan(0);
+      await Promise.all([first.close(), second.close(), third.close()]);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('a configured token', () => {
   it('is the one required', async () => {
     const configured = await startHttpServer({

@@ -21,6 +21,11 @@ export interface HttpServerOptions {
    * else any (put the server behind a proxy that sets its own).
    */
   allowedHosts?: readonly string[] | undefined;
+  /**
+   * Sessions kept at once (default 100). Clients rarely end their sessions, so past this the one
+   * used least recently is ended; its client gets 404 and starts a new one.
+   */
+  maxSessions?: number | undefined;
 }
 
 export interface HttpServer {
@@ -56,6 +61,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     allowedOrigins: options.allowedOrigins ?? [],
     allowedHosts: options.allowedHosts ?? (LOOPBACK.has(host) ? LOOPBACK_HOSTS : undefined),
   };
+  const maxSessions = options.maxSessions ?? 100;
+  if (!Number.isInteger(maxSessions) || maxSessions < 1) {
+    throw new RangeError('maxSessions must be a positive integer.');
+  }
+  // In order of last use: the first is the one to end when a new session needs room.
   const sessions = new Map<string, StreamableHTTPServerTransport>();
 
   async function openSession(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -63,6 +73,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (sessionId) => {
+        if (sessions.size >= maxSessions) {
+          const [oldest] = sessions.values();
+          oldest?.close().catch(() => {});
+        }
         sessions.set(sessionId, transport);
       },
     });
@@ -88,6 +102,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     if (typeof sessionId === 'string') {
       const transport = sessions.get(sessionId);
       if (!transport) return sendError(response, 404, 'Unknown or ended session.');
+      sessions.delete(sessionId);
+      sessions.set(sessionId, transport);
       return transport.handleRequest(request, response);
     }
     if (request.method !== 'POST')
