@@ -40,13 +40,9 @@ try {
       cwd,
     );
     const requireProgram = `const m = require(${JSON.stringify(name)}); if (Object.keys(m).length === 0) throw new Error('no exports');`;
-    // Resolved from the examples app, which depends on every published package by name.
-    run(
-      'require() from CommonJS',
-      process.execPath,
-      ['--no-warnings', '-e', requireProgram],
-      join(root, 'apps/examples'),
-    );
+    // Resolved by name from the package's own folder (a self-reference through its `exports`), so a
+    // package no app depends on is checked too.
+    run('require() from CommonJS', process.execPath, ['--no-warnings', '-e', requireProgram], cwd);
   }
 } finally {
   rmSync(packDir, { recursive: true, force: true });

@@ -4,7 +4,11 @@ export const publishedPackages = [
   { name: '@dataworkz/client', dir: 'packages/client' },
   { name: '@dataworkz/a2a', dir: 'packages/a2a' },
   { name: '@dataworkz/emulator', dir: 'packages/emulator' },
+  { name: '@dataworkz/mcp', dir: 'packages/mcp' },
 ];
 
 // The packages that must run in browsers and edge runtimes (no Node built-in on their import path).
-export const neutralPackages = publishedPackages.filter((pkg) => pkg.name !== '@dataworkz/emulator');
+// The emulator and the MCP server are Node programs (node:http, stdio).
+export const neutralPackages = publishedPackages.filter(
+  (pkg) => pkg.name !== '@dataworkz/emulator' && pkg.name !== '@dataworkz/mcp',
+);

@@ -18,6 +18,7 @@ export const sectionNames = [
   'emulator',
   'size',
   'retrieval',
+  'mcp',
 ] as const;
 export type SectionName = (typeof sectionNames)[number];
 
@@ -97,6 +98,15 @@ export function runSection(
             rounds: plan.loadRounds,
           }),
         ),
+      );
+    case 'mcp':
+      return withServer(runtime, 'emulator', (target) =>
+        inChild(runtime, plan, {
+          section: 'mcp-calls',
+          target: { url: target.url, apiKey: target.apiKey, systemId: target.systemId ?? '' },
+          calls: plan.mcpCalls,
+          rounds: plan.rounds,
+        }),
       );
   }
 }

@@ -19,6 +19,8 @@ export interface Plan {
   readonly loadWarmSeconds: number;
   readonly loadConnections: number;
   readonly importRuns: number;
+  /** Sequential tool calls per subject and round of the MCP section. */
+  readonly mcpCalls: number;
   /** Upper bound on one child process, so a stuck section cannot hang the run. */
   readonly sectionTimeoutMs: number;
 }
@@ -40,6 +42,7 @@ export const fullPlan: Plan = {
   loadWarmSeconds: 1,
   loadConnections: 50,
   importRuns: 10,
+  mcpCalls: 500,
   sectionTimeoutMs: 10 * 60_000,
 };
 
@@ -60,5 +63,6 @@ export const quickPlan: Plan = {
   loadWarmSeconds: 0,
   loadConnections: 10,
   importRuns: 1,
+  mcpCalls: 20,
   sectionTimeoutMs: 2 * 60_000,
 };

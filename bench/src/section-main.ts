@@ -3,6 +3,7 @@ import { answerParent } from './child.js';
 import { a2aName, readWithDataworkz } from './sections/a2a-reader.js';
 import { type CallsRequest, measureCalls } from './sections/calls.js';
 import { type EmulatorLoadRequest, measureEmulatorLoad } from './sections/emulator-load.js';
+import { type McpCallsRequest, measureMcpCalls } from './sections/mcp.js';
 import {
   type MemoryCallsRequest,
   type MemoryStreamRequest,
@@ -18,7 +19,8 @@ export type SectionRequest =
   | ({ readonly section: 'memory-calls' } & MemoryCallsRequest)
   | ({ readonly section: 'memory-stream' } & MemoryStreamRequest)
   | ({ readonly section: 'emulator-load' } & EmulatorLoadRequest)
-  | ({ readonly section: 'retrieval' } & RetrievalRequest);
+  | ({ readonly section: 'retrieval' } & RetrievalRequest)
+  | ({ readonly section: 'mcp-calls' } & McpCallsRequest);
 
 answerParent(async (message) => {
   const request = message as SectionRequest;
@@ -35,5 +37,7 @@ answerParent(async (message) => {
       return measureEmulatorLoad(request);
     case 'retrieval':
       return measureRetrieval(request);
+    case 'mcp-calls':
+      return measureMcpCalls(request);
   }
 });

@@ -1,0 +1,91 @@
+import { type AgentEvent, streamAgent } from '@dataworkz/a2a';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import type { ToolContext } from '../context.js';
+import { requireAgent } from '../exposure.js';
+import { asTool, structured } from '../tool-error.js';
+
+const inputSchema = {
+  agentId: z.string().min(1).describe('The agent to ask (an id from list_agents).'),
+  text: z.string().min(1).describe('The message to the agent: a request, or the reply to its question.'),
+  contextId: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Continue a conversation: the contextId an earlier ask_agent call returned.'),
+  taskId: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'Answer the question of a task that is waiting for input: the taskId of the call that returned it.',
+    ),
+  llmId: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("An LLM configuration; the agent's own, else the account default."),
+};
+
+const outputSchema = {
+  agentId: z.string(),
+  state: z.string().describe('The task state: completed, or input-required when the agent asks back.'),
+  answer: z.string().describe("The agent's answer, or its question when state is input-required."),
+  inputRequired: z
+    .boolean()
+    .describe('The agent asks a question: call ask_agent again with taskId and contextId.'),
+  taskId: z.string().optional(),
+  contextId: z.string().optional(),
+  steps: z.number().int().describe('How many steps the agent reported while it worked.'),
+};
+
+export function registerAskAgent(server: McpServer, { dw, exposure }: ToolContext): void {
+  server.registerTool(
+    'ask_agent',
+    {
+      title: 'Ask an agent',
+      description:
+        'Sends a message to a Dataworkz agent and waits for its answer, reporting each step of its work as a progress ' +
+        'notification. When the agent needs more (state input-required, inputRequired true), the answer is its ' +
+        'question: call ask_agent again with the reply as text and the taskId and contextId returned. Pass contextId ' +
+        'alone to ask a follow-up in the same conversation. Cancelling the call stops the agent run.',
+      inputSchema,
+      outputSchema,
+      annotations: { readOnlyHint: false, openWorldHint: true },
+    },
+    ({ agentId, text, contextId, taskId, llmId }, extra) =>
+      asTool(dw, async () => {
+        requireAgent(exposure, agentId);
+        const run = streamAgent(dw, agentId, { text, contextId, taskId, llmId, signal: extra.signal });
+        const progressToken = extra._meta?.progressToken;
+        let steps = 0;
+        for await (const event of run) {
+          if (event.type !== 'task-update') continue;
+          steps += 1;
+          if (progressToken !== undefined) {
+            await extra.sendNotification({
+              method: 'notifications/progress',
+              params: { progressToken, progress: steps, message: dw.redact(stepMessage(event)) },
+            });
+          }
+        }
+        const final = await run.finalAnswer();
+        return structured({
+          agentId,
+          state: final.state,
+          answer: final.answer,
+          inputRequired: final.state === 'input-required',
+          ...(final.taskId !== undefined ? { taskId: final.taskId } : {}),
+          ...(final.contextId !== undefined ? { contextId: final.contextId } : {}),
+          steps,
+        });
+      }),
+  );
+}
+
+/** A step as a person reads it: its kind, and what the agent is doing when the service says. */
+function stepMessage(event: Extract<AgentEvent, { type: 'task-update' }>): string {
+  const { type, message, name } = event.data;
+  const detail = message ?? name;
+  return typeof detail === 'string' && detail !== '' ? `${type}: ${detail}` : String(type);
+}
