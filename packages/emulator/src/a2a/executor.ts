@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import type { Message, Task, TaskState, TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext, User } from '@a2a-js/sdk/server';
 import { runAgent } from '../agents/engine.js';
 import { type AgentDefinition, AgentRunError, type AgentStep } from '../agents/model.js';
 import type { KnowledgeSource } from '../agents/toolbox.js';
 import type { Log } from '../logger.js';
+import { randomUUID } from '../neutral/crypto.js';
+import { sleep } from '../neutral/timers.js';
 import type { ConversationStore } from './conversations.js';
 import { readProvidedValues } from './provided-values.js';
 
@@ -56,7 +57,7 @@ export class DataworkzAgentExecutor implements AgentExecutor {
       ...(metadata ? { metadata } : {}),
     });
     const onStep = async (step: AgentStep) => {
-      if (this.stepDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.stepDelayMs).unref());
+      if (this.stepDelayMs > 0) await sleep(this.stepDelayMs);
       if (this.cancelled.has(taskId)) throw new AgentRunError('The task was cancelled');
       publish(
         'working',

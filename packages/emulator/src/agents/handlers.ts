@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { agentCard } from '../a2a/card.js';
 import { HttpError } from '../http/errors.js';
 import type { Exchange } from '../http/exchange.js';
 import { parseJsonBody } from '../http/json-body.js';
 import { includeProbe, parseProperties } from '../http/query.js';
 import type { Limits } from '../limits.js';
+import { randomUUID } from '../neutral/crypto.js';
 import type { ServiceState } from '../state.js';
 import { runAgent } from './engine.js';
 import { AgentRunError, type Turn } from './model.js';

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { type Customer, customers, type Order, orders } from '../data/commerce.js';
 import type { QnaSystem } from '../data/model.js';
+import { sha1Hex } from '../neutral/crypto.js';
 import type { FilterExpression } from '../qna/filter.js';
 import type { Hit, Retriever } from '../qna/retriever.js';
 import type { AgentStep } from './model.js';
@@ -59,7 +59,7 @@ export class Toolbox {
 
   async createTicket(customerId: string, summary: string): Promise<string> {
     await this.call('tickets.create', customerId, `Opening a support ticket for customer ${customerId}`);
-    const digest = createHash('sha1').update(`${customerId}:${summary}`).digest('hex');
+    const digest = sha1Hex(`${customerId}:${summary}`);
     return `T-${(Number.parseInt(digest.slice(0, 8), 16) % 90000) + 10000}`;
   }
 }

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { QnaSystem } from '../data/model.js';
 import { includeProbe } from '../http/query.js';
+import { randomUUID } from '../neutral/crypto.js';
 import { composeAnswer } from './compose-answer.js';
 import { extractFilters, FilterError, formatFilter, parseFilter } from './filter.js';
 import { countResults, objectWithList, resultItemJson } from './results.js';
