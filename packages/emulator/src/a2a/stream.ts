@@ -149,9 +149,24 @@ export class A2AServer {
     } finally {
       clearTimeout(timer);
       this.openStreams -= 1;
-      // Let the SDK's generator finish in the background; it stops once the agent publishes its final event.
-      events.return(undefined).catch(() => {});
+      // The run goes on without this client: the SDK's generator is read to its end in the background,
+      // so the task store keeps following the run and its event bus stays open until the final event,
+      // for a tasks/resubscribe to pick up. (Ending the generator would drop both at the next event.)
+      drain(events);
       ex.reply.endStream();
     }
   }
+}
+
+/** Reads a generator to its end, ignoring what it yields and how it ends. */
+function drain(events: AsyncGenerator<unknown, void, undefined>): void {
+  void (async () => {
+    try {
+      for (let next = await events.next(); !next.done; next = await events.next()) {
+        // Only the reading matters.
+      }
+    } catch {
+      // A run that fails after its client left has no one to tell; the task store has its state.
+    }
+  })();
 }
