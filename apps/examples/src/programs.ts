@@ -16,4 +16,5 @@ export const programs: ExampleProgram[] = [
   { file: 'answer.ts', title: 'Answer a question with its cited contexts' },
   { file: 'document.ts', title: 'Download a document' },
   { file: 'errors-and-retries.ts', title: 'Handle errors (a bad key, a FAILED query) and retries' },
+  { file: 'in-process.ts', title: 'Run the emulator in process, with no server' },
 ];
