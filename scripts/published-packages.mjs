@@ -6,5 +6,7 @@ export const publishedPackages = [
   { name: '@dataworkz/emulator', dir: 'packages/emulator' },
 ];
 
-// The packages that must run in browsers and edge runtimes (no Node built-in on their import path).
-export const neutralPackages = publishedPackages.filter((pkg) => pkg.name !== '@dataworkz/emulator');
+// The packages that must run in browsers and edge runtimes (no Node built-in on their import path):
+// all of them. The emulator's startEmulator is Node's own, behind its `node` import condition; a
+// neutral bundle gets createEmulator and a startEmulator that says it needs Node.
+export const neutralPackages = publishedPackages;
