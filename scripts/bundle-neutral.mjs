@@ -3,13 +3,16 @@
 import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
-import { neutralPackages } from './published-packages.mjs';
+import { publishedPackages } from './published-packages.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 let failed = 0;
 
-for (const { name, dir } of neutralPackages) {
+// Every published package runs in browsers and edge runtimes. The emulator's startEmulator is Node's
+// own, behind its `node` import condition: a neutral bundle gets createEmulator, and a startEmulator
+// that says it needs Node.
+for (const { name, dir } of publishedPackages) {
   try {
     const result = await build({
       entryPoints: [join(root, dir, 'dist/index.js')],

@@ -33,7 +33,7 @@ import {
 import { ServiceState } from './state.js';
 
 /** One request as an adapter (node:http, or a Fetch API `Request`) hands it to the service. */
-export interface Incoming {
+interface Incoming {
   method: string;
   /** The request target as sent: the path and the query, if any. */
   target: string;

@@ -12,9 +12,9 @@ export interface ReceivedBody {
 export const noBody: ReceivedBody = { bytes: new Uint8Array(0), size: 0 };
 
 /** Past this much a body is abandoned instead of drained, so a huge upload cannot tie the emulator up. */
-export const drainLimit = (limit: number): number => Math.max(limit * 4, 16 * 1024 * 1024);
+const drainLimit = (limit: number): number => Math.max(limit * 4, 16 * 1024 * 1024);
 
-export const tooLarge = (limit: number) =>
+const tooLarge = (limit: number) =>
   new HttpError(413, `Request body larger than ${limit} bytes`, {}, 'PAYLOAD_TOO_LARGE');
 
 export const incomplete = () =>

@@ -5,7 +5,7 @@ import type { FaultRule } from './faults.js';
 type Headers = Record<string, string | number>;
 
 /** What a network failure looks like to a `fetch` caller: the request got no response. */
-export class DroppedConnection extends TypeError {
+class DroppedConnection extends TypeError {
   override readonly name = 'TypeError';
   constructor() {
     super('fetch failed: the emulator dropped the connection');

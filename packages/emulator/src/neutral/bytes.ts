@@ -29,13 +29,3 @@ export function latin1(text: string): Uint8Array {
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff;
   return bytes;
 }
-
-/** Text with one character per byte, the inverse of `latin1`. */
-export function fromLatin1(bytes: Uint8Array): string {
-  let text = '';
-  // In slices: String.fromCharCode takes its bytes as arguments, and arguments are bounded.
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return text;
-}
