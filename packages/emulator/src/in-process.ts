@@ -1,3 +1,4 @@
+import { toResponse } from './http/answer.js';
 import { readStreamBody } from './http/body.js';
 import type { FaultRule } from './http/faults.js';
 import type { RecordedRequest } from './http/recorder.js';
@@ -70,7 +71,9 @@ export function createEmulator(options: InProcessOptions = {}): InProcessEmulato
     return new Promise<Response>((resolve, reject) => {
       const onAbort = () => reject(signal.reason);
       signal.addEventListener('abort', onAbort, { once: true });
-      response.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+      response
+        .then((answer) => resolve(toResponse(answer)), reject)
+        .finally(() => signal.removeEventListener('abort', onAbort));
     });
   }
 

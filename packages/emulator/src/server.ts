@@ -2,12 +2,14 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadDataDirectory } from './data/data-directory.js';
+import type { Answer } from './http/answer.js';
 import { answerClientError } from './http/client-error.js';
 import { errorBody } from './http/errors.js';
 import type { FaultRule } from './http/faults.js';
 import { readNodeBody } from './http/node-body.js';
-import { writeResponse } from './http/node-response.js';
+import { writeAnswer } from './http/node-response.js';
 import type { RecordedRequest } from './http/recorder.js';
+import { utf8 } from './neutral/bytes.js';
 import { checkOptions, type EmulatorOptions } from './options.js';
 import { createService, type DatasetStep, type Service } from './service.js';
 
@@ -104,9 +106,9 @@ async function answer(
     const value = req.headers[name];
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
-  let response: Response;
+  let answer: Answer;
   try {
-    response = await service.respond({
+    answer = await service.respond({
       method: req.method ?? 'GET',
       target: req.url ?? '/',
       headers,
@@ -123,18 +125,22 @@ async function answer(
     req.socket.destroy();
     return;
   }
-  await writeResponse(res, response, (error, refused) => {
+  await writeAnswer(res, answer, (error, refused) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     service.log.error(`The emulator failed to handle ${req.method} ${path}`, error);
     // The plain failure answer keeps only the headers every answer has (request id, CORS).
-    const headers = new Headers({ 'content-type': 'application/json' });
-    refused.headers.forEach((value, name) => {
+    const kept: Record<string, string> = {};
+    for (const [name, value] of Object.entries(refused.headers)) {
       if (name === 'x-request-id' || name.startsWith('access-control-') || name === 'vary')
-        headers.set(name, value);
-    });
-    const body = JSON.stringify(
-      errorBody(500, 'The emulator failed to handle the request', path, 'INTERNAL'),
+        kept[name] = value;
+    }
+    const body = utf8(
+      JSON.stringify(errorBody(500, 'The emulator failed to handle the request', path, 'INTERNAL')),
     );
-    return new Response(body, { status: 500, headers });
+    return {
+      status: 500,
+      headers: { ...kept, 'content-type': 'application/json', 'content-length': String(body.length) },
+      body,
+    };
   });
 }

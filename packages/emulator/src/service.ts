@@ -3,6 +3,7 @@ import { A2AServer } from './a2a/stream.js';
 import { getAgentCard, listAgentLlmProviders, listAgents, respondToAgent } from './agents/handlers.js';
 import type { Dataset } from './data/model.js';
 import { seededDataset } from './data/seed.js';
+import type { Answer } from './http/answer.js';
 import { Authenticator } from './http/auth.js';
 import type { ReceivedBody } from './http/body.js';
 import { Closing } from './http/closing.js';
@@ -60,7 +61,7 @@ export interface Service {
   /** A2A streams open right now. */
   readonly openStreams: number;
   /** Answers one request; rejects with a TypeError when a fault drops the connection before the headers. */
-  respond(incoming: Incoming): Promise<Response>;
+  respond(incoming: Incoming): Promise<Answer>;
   /** Ends every exchange in progress (open streams first of all); settles once each has finished. */
   closeAll(): Promise<void>;
 }

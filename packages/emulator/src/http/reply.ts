@@ -1,4 +1,5 @@
 import { utf8 } from '../neutral/bytes.js';
+import type { Answer } from './answer.js';
 import type { Closing } from './closing.js';
 import type { FaultRule } from './faults.js';
 
@@ -21,19 +22,19 @@ const textHeaders = (headers: Headers): Record<string, string> => {
 /** Where the one response of an exchange goes, whichever reply (plain or faulted) writes it. */
 export class Outlet {
   /** Settles once the status and headers are decided, or rejects when the connection is dropped. */
-  readonly response: Promise<Response>;
+  readonly response: Promise<Answer>;
   started = false;
-  private settle!: { resolve: (response: Response) => void; reject: (error: unknown) => void };
+  private settle!: { resolve: (answer: Answer) => void; reject: (error: unknown) => void };
 
   constructor(readonly closing: Closing) {
-    this.response = new Promise<Response>((resolve, reject) => {
+    this.response = new Promise<Answer>((resolve, reject) => {
       this.settle = { resolve, reject };
     });
   }
 
-  start(response: Response): void {
+  start(answer: Answer): void {
     this.started = true;
-    this.settle.resolve(response);
+    this.settle.resolve(answer);
   }
 
   /** No response at all: the caller sees a network failure. */
@@ -44,7 +45,7 @@ export class Outlet {
 }
 
 /**
- * Writes one response as a Fetch API `Response`. Every response of an operation goes through here,
+ * Writes one response. Every response of an operation goes through here,
  * so a fault rule (cut body, truncated JSON, forced content type, extra headers, dropped connection)
  * applies the same way to all, in process and over HTTP.
  */
@@ -80,6 +81,12 @@ export class Reply {
 
   send(status: number, contentType: string, body: string | Uint8Array, headers: Headers = {}): void {
     if (this.finished) return;
+    if (!this.fault && typeof body === 'string') {
+      const all = textHeaders({ ...this.baseHeaders, ...headers, 'content-type': contentType });
+      this.outlet.start({ status, headers: all, body });
+      this.outlet.closing.close();
+      return;
+    }
     let bytes = typeof body === 'string' ? utf8(body) : body;
     if (this.fault?.malformed) bytes = bytes.subarray(0, Math.floor(bytes.length / 2));
     const all = textHeaders({
@@ -91,12 +98,9 @@ export class Reply {
     });
     if (this.fault?.drop === 'during-body') {
       const half = bytes.subarray(0, Math.max(1, Math.floor(bytes.length / 2)));
-      this.outlet.start(new Response(cutStream(half), { status, headers: all }));
+      this.outlet.start({ status, headers: all, body: cutStream(half) });
     } else {
-      const empty = status === 204 || status === 205 || status === 304;
-      this.outlet.start(
-        new Response(empty ? null : (bytes as Uint8Array<ArrayBuffer>), { status, headers: all }),
-      );
+      this.outlet.start({ status, headers: all, body: bytes });
     }
     this.outlet.closing.close();
   }
@@ -104,9 +108,7 @@ export class Reply {
   /** Answers without a body (preflight requests). */
   empty(status: number, headers: Headers = {}): void {
     if (this.finished) return;
-    this.outlet.start(
-      new Response(null, { status, headers: textHeaders({ ...this.baseHeaders, ...headers }) }),
-    );
+    this.outlet.start({ status, headers: textHeaders({ ...this.baseHeaders, ...headers }), body: null });
     this.outlet.closing.close();
   }
 
@@ -132,7 +134,7 @@ export class Reply {
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
-    this.outlet.start(new Response(body, { status: 200, headers: all }));
+    this.outlet.start({ status: 200, headers: all, body });
   }
 
   /** Writes one SSE event whose data is `value` as JSON; false once the stream is gone. */
