@@ -104,6 +104,30 @@ describe('every operation in process', () => {
   });
 });
 
+describe('limits in process', () => {
+  it('reads a request body stream only up to the limit, refusing it with 413 and counting it all', async () => {
+    const small = createEmulator({ apiKeys: [apiKey], limits: { maxBodyBytes: 1024 } });
+    const chunk = new TextEncoder().encode('x'.repeat(1000));
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        if (pulled > 5) controller.close();
+        else controller.enqueue(chunk);
+      },
+    });
+    const response = await small.fetch(
+      `${baseUrl}/api/agents/v1/${orderStatus}/response?userText=hi&llmProviderId=${seed.llms.accountDefault}`,
+      { method: 'POST', body, headers: { authorization: `SSWS ${apiKey}` }, duplex: 'half' } as RequestInit,
+    );
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
+    expect(small.requests[0]).toMatchObject({ bodyBytes: 5000 });
+    expect(small.requests[0]?.body).toHaveLength(1024);
+    await small.close();
+  });
+});
+
 describe('faults in process', () => {
   it('answers with the status and headers of a rule', async () => {
     emu.faults.add({ route: 'listQnaSystems', status: 503, headers: { 'retry-after': '0' } });
