@@ -8,7 +8,6 @@ export const publishedPackages = [
 ];
 
 // The packages that must run in browsers and edge runtimes (no Node built-in on their import path).
-// The emulator and the MCP server are Node programs (node:http, stdio).
-export const neutralPackages = publishedPackages.filter(
-  (pkg) => pkg.name !== '@dataworkz/emulator' && pkg.name !== '@dataworkz/mcp',
-);
+// The MCP server is a Node program (stdio, node:http); the emulator's startEmulator is Node's own,
+// behind its `node` import condition, so a neutral bundle of it gets createEmulator.
+export const neutralPackages = publishedPackages.filter((pkg) => pkg.name !== '@dataworkz/mcp');

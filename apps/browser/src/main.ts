@@ -3,6 +3,7 @@
 import { streamAgent } from '@dataworkz/a2a';
 import Dataworkz from '@dataworkz/client';
 import { describeError, element, listItem, showStatus } from './dom.js';
+import { type InPageService, startInPage } from './in-page.js';
 
 const connectForm = element('#connect', HTMLFormElement);
 const searchForm = element('#search', HTMLFormElement);
@@ -21,6 +22,20 @@ element('#connect input[name=baseUrl]', HTMLInputElement).value =
   import.meta.env.VITE_DATAWORKZ_BASE_URL ?? '';
 
 let dw: Dataworkz | undefined;
+let inPage: InPageService | undefined;
+
+if (new URLSearchParams(location.search).get('mode') === 'in-process') {
+  showStatus(connectionStatus, 'Starting the emulator in this page…');
+  startInPage().then(
+    (service) => {
+      inPage = service;
+      element('#connect input[name=baseUrl]', HTMLInputElement).value = service.baseUrl;
+      element('#connect input[name=apiKey]', HTMLInputElement).value = service.apiKey;
+      showStatus(connectionStatus, 'The emulator runs in this page: connect to it, no server needed.');
+    },
+    (error: unknown) => showStatus(connectionStatus, describeError(error), true),
+  );
+}
 
 function fillSelect(select: HTMLSelectElement, options: [value: string, label: string][]): void {
   select.replaceChildren(...options.map(([value, label]) => new Option(label, value)));
@@ -36,6 +51,8 @@ connectForm.addEventListener('submit', async (event) => {
       apiKey: String(form.get('apiKey')),
       // A local demo: the person using the page types the key. A real app uses `token` or a server.
       dangerouslyAllowBrowser: true,
+      // In process: the emulator in this page answers; otherwise the browser's fetch.
+      fetch: inPage?.fetch,
     });
     const [systems, agents] = await Promise.all([client.qna.list(), client.agents.list()]);
     fillSelect(

@@ -92,3 +92,53 @@ describe('the browser example in headless Chromium', () => {
     expect(pageErrors).toEqual([]);
   });
 });
+
+describe('the browser example with the emulator in the page', () => {
+  it('searches and streams an answer with no server behind the page', async () => {
+    pageErrors.length = 0;
+    const pageOrigin = new URL(harness.pageUrl).origin;
+    const leftThePage: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).origin !== pageOrigin) leftThePage.push(request.url());
+    });
+    const emulatorRequests = harness.emulator.requests.length;
+    // What the page should show, computed through the same packages from Node.
+    const dw = new Dataworkz({ baseUrl: harness.emulator.url, apiKey: harness.emulator.apiKey });
+    const run = streamAgent(dw, agentId, { text: question });
+    const expectedUpdates: string[] = [];
+    for await (const event of run) {
+      if (event.type === 'task-update') expectedUpdates.push(String(event.data.message));
+    }
+    const expected = await run.finalAnswer();
+    const expectedHits = (
+      await dw.qna.search(systemId, { query: 'install', properties: { include_probe: false } })
+    ).searchResultsList?.length;
+
+    await page.goto(`${harness.pageUrl}?mode=in-process`);
+    await expect
+      .poll(() => page.locator('#connection-status').textContent())
+      .toBe('The emulator runs in this page: connect to it, no server needed.');
+    expect(await page.getByLabel('Base URL').inputValue()).toBe('https://dw.example');
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await expect.poll(() => page.locator('#connection-status').textContent()).toMatch(/^Connected: /);
+
+    await page.getByLabel('QnA system').selectOption(systemId);
+    await page.getByLabel('Search terms').fill('install');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.locator('#search-status').textContent()).toMatch(/results for "install"/);
+    expect(await page.locator('#search-results > li').count()).toBe(expectedHits);
+
+    await page.getByLabel('Agent').selectOption(agentId);
+    await page.getByLabel('Question').fill(question);
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await expect.poll(() => page.locator('#answer').textContent()).toBe(expected.answer);
+    expect(await page.locator('#task-updates > li').allTextContents()).toEqual(expectedUpdates);
+
+    mkdirSync(resultsDir, { recursive: true });
+    await page.screenshot({ path: join(resultsDir, 'browser-in-process.png'), fullPage: true });
+    // Nothing went to a server: not to the origin the client was given, nor to the emulator on Node.
+    expect(leftThePage).toEqual([]);
+    expect(harness.emulator.requests.length).toBe(emulatorRequests + 2);
+    expect(pageErrors).toEqual([]);
+  });
+});

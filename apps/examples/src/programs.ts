@@ -18,4 +18,5 @@ export const programs: ExampleProgram[] = [
   { file: 'question-history.ts', title: 'Read the question history and a question with its scores' },
   { file: 'document.ts', title: 'Download a document' },
   { file: 'errors-and-retries.ts', title: 'Handle errors (a bad key, a FAILED query) and retries' },
+  { file: 'in-process.ts', title: 'Run the emulator in process, with no server' },
 ];

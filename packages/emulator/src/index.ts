@@ -1,10 +1,24 @@
+import { startEmulator as startOnNode } from '#node-server';
+import type { EmulatorOptions } from './options.js';
+import type { Emulator } from './server.js';
+
 export { seed } from './data/seed.js';
 export { EmbeddingError, type EmbedFunction } from './embedding/model.js';
 export type { CorsOptions } from './http/cors.js';
 export type { FaultRule } from './http/faults.js';
 export type { RecordedRequest } from './http/recorder.js';
 export type { OperationId } from './http/router.js';
+export { createEmulator, type InProcessEmulator, type InProcessOptions } from './in-process.js';
 export type { EmulatorLimits } from './limits.js';
 export type { EmulatorLogger } from './logger.js';
 export type { EmulatorOptions } from './options.js';
-export { type Emulator, startEmulator } from './server.js';
+export type { Emulator } from './server.js';
+
+/**
+ * Starts the emulator on plain node:http and resolves once it listens. Node's own (also in Bun and
+ * Deno): `#node-server` is the node:http adapter under the `node` import condition, and elsewhere
+ * (browser and edge bundles) a function that rejects, saying to use `createEmulator`.
+ */
+export function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  return startOnNode(options);
+}

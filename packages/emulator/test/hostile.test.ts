@@ -38,13 +38,14 @@ describe('hostile input never gets a 5xx', () => {
     ['a JSON string', '"hello"'],
     ['null', 'null'],
     ['an empty body', ''],
-  ])('refuses a stream body that is %s with a 400 Error body', async (_name, body) => {
+  ])('answers a stream body that is %s with a JSON-RPC error', async (_name, body) => {
     const res = await call(emu, streamPath, {
       method: 'POST',
       body,
       headers: { 'content-type': 'application/json' },
     });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: expect.any(Number) } });
   });
 
   it.each([

@@ -39,7 +39,15 @@ export class AgentRpc {
   async call(request: RpcRequest, context: ServerCallContext): Promise<RpcOutcome> {
     const { id, method, params } = request;
     if (isStreamingMethod(method)) {
-      return { kind: 'stream', events: this.stream(method, params, context) };
+      // Bad params are answered as one JSON-RPC error, before a stream opens.
+      let checked = params;
+      try {
+        if (method === 'message/stream') checked = this.messageParams(params);
+        else taskIdParam(params);
+      } catch (error) {
+        return { kind: 'json', body: rpcError(id, this.toA2AError(method, error)) };
+      }
+      return { kind: 'stream', events: this.stream(method, checked, context) };
     }
     try {
       return { kind: 'json', body: rpcResult(id, await this.unary(method, params, context)) };
@@ -87,7 +95,7 @@ export class AgentRpc {
 
   private async *stream(method: string, params: Record<string, unknown>, context: ServerCallContext) {
     if (method === 'message/stream') {
-      yield* this.handler.sendMessageStream(this.messageParams(params), context);
+      yield* this.handler.sendMessageStream(params as { message: Message }, context);
       return;
     }
     const taskId = taskIdParam(params);

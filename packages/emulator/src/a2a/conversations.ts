@@ -1,4 +1,5 @@
 import type { Turn } from '../agents/model.js';
+import { utf8Length } from '../neutral/bytes.js';
 
 /** What an agent remembers of one context (contextId) between tasks. */
 export interface Conversation {
@@ -42,7 +43,7 @@ export class ConversationStore {
       turns: conversation.turns.slice(-this.limits.maxTurnsPerContext),
       contextValues: conversation.contextValues,
     };
-    const bytes = Buffer.byteLength(JSON.stringify(kept));
+    const bytes = utf8Length(JSON.stringify(kept));
     this.forget(k);
     this.kept.set(k, { conversation: kept, bytes });
     this.bytes += bytes;

@@ -4,6 +4,8 @@ import { runAgent } from '../agents/engine.js';
 import { type AgentDefinition, AgentRunError, type AgentStep } from '../agents/model.js';
 import type { ToolSources } from '../agents/toolbox.js';
 import type { Log } from '../logger.js';
+import { randomUUID } from '../neutral/crypto.js';
+import { sleep } from '../neutral/timers.js';
 import type { ConversationStore } from './conversations.js';
 import { pendingQuestionOf, readTaskReply, turnsOf } from './human-in-the-loop.js';
 import { readProvidedValues } from './provided-values.js';
@@ -49,14 +51,14 @@ export class DataworkzAgentExecutor implements AgentExecutor {
     const agentMessage = (parts: Message['parts'], metadata?: Record<string, unknown>): Message => ({
       kind: 'message',
       role: 'agent',
-      messageId: globalThis.crypto.randomUUID(),
+      messageId: randomUUID(),
       taskId,
       contextId,
       parts,
       ...(metadata ? { metadata } : {}),
     });
     const onStep = async (step: AgentStep) => {
-      if (this.stepDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.stepDelayMs).unref());
+      if (this.stepDelayMs > 0) await sleep(this.stepDelayMs);
       if (this.cancelled.has(taskId)) throw new AgentRunError('The task was cancelled');
       publish(
         'working',

@@ -27,7 +27,8 @@ export function checkMessage(message: unknown, maxTextLength: number): Message {
       throw bad(`.${field} must be an array of strings`);
   }
   if (message.metadata !== undefined && !isObject(message.metadata)) throw bad('.metadata must be an object');
-  if (!Array.isArray(message.parts)) throw bad('.parts must be an array');
+  if (!Array.isArray(message.parts) || message.parts.length === 0)
+    throw bad('.parts must be a non-empty array');
   let textLength = 0;
   message.parts.forEach((part: unknown, i) => {
     const at = `.parts[${i}]`;

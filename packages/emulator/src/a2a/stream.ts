@@ -7,15 +7,16 @@ import {
 import type { AgentDefinition } from '../agents/model.js';
 import { HttpError } from '../http/errors.js';
 import type { Exchange } from '../http/exchange.js';
-import { parseJsonBody } from '../http/json-body.js';
+import { nestsDeeperThan } from '../http/json-body.js';
 import type { Limits } from '../limits.js';
 import type { Log } from '../logger.js';
+import { unref } from '../neutral/timers.js';
 import type { ServiceState } from '../state.js';
 import { AgentRpc, isStreamingMethod } from './agent-rpc.js';
 import { agentCard } from './card.js';
 import { ConversationStore } from './conversations.js';
 import { DataworkzAgentExecutor, StreamCaller } from './executor.js';
-import { type RpcId, type RpcRequest, readRpcRequest, rpcError, rpcIdOf } from './json-rpc.js';
+import { type RpcId, type RpcRequest, readRpcBody, rpcError } from './json-rpc.js';
 import { TaskMemory } from './task-memory.js';
 
 export interface StreamLimits
@@ -44,7 +45,6 @@ export class A2AServer {
 
   constructor(
     private readonly state: ServiceState,
-    private readonly baseUrl: () => string,
     private readonly extensionUri: string,
     private readonly limits: StreamLimits,
     private readonly log: Log,
@@ -53,7 +53,8 @@ export class A2AServer {
     this.conversations = new ConversationStore(limits);
   }
 
-  private rpcFor(agent: AgentDefinition): AgentRpc {
+  /** The agent's handler; its card (which the SDK keeps) names the origin of the first request that reached it. */
+  private rpcFor(agent: AgentDefinition, origin: string): AgentRpc {
     let rpc = this.agents.get(agent.agentId);
     if (!rpc) {
       const executor = new DataworkzAgentExecutor(
@@ -66,7 +67,7 @@ export class A2AServer {
       );
       const store = this.tasks.storeFor(agent.agentId);
       const buses = new DefaultExecutionEventBusManager();
-      const card = agentCard(agent, this.baseUrl(), this.extensionUri);
+      const card = agentCard(agent, origin, this.extensionUri);
       const handler = new DefaultRequestHandler(card, store, executor, buses);
       rpc = new AgentRpc(handler, store, buses, this.limits.maxTextLength, this.log);
       this.agents.set(agent.agentId, rpc);
@@ -78,19 +79,23 @@ export class A2AServer {
   async handle(ex: Exchange): Promise<void> {
     const agent = this.state.agent(ex.params.agentId ?? '');
     const llm = this.state.selectAgentLlm(agent, ex.query.optional('llmId'));
-    const body = parseJsonBody(ex.body, this.limits.maxJsonDepth);
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new HttpError(400, 'The request body must be a JSON-RPC request object', {}, 'BAD_REQUEST_BODY');
+    // A body nested past the limit is refused like one too large: before anything parses it.
+    if (nestsDeeperThan(ex.body, this.limits.maxJsonDepth)) {
+      throw new HttpError(
+        400,
+        `The request body nests arrays and objects deeper than ${this.limits.maxJsonDepth} levels`,
+        {},
+        'BAD_REQUEST_BODY',
+      );
     }
-    const record = body as Record<string, unknown>;
-    let request: RpcRequest;
-    try {
-      request = readRpcRequest(record);
-    } catch (error) {
-      const rpc = this.rpcFor(agent);
-      ex.reply.json(200, rpcError(rpcIdOf(record), rpc.toA2AError(String(record.method), error)));
+    // From here what is wrong with the body is a JSON-RPC error, answered with HTTP 200 as the binding says.
+    const read = readRpcBody(ex.body);
+    if (!read.ok) {
+      this.log.debug(`A2A request refused: ${read.error.message} (${read.error.code})`);
+      ex.reply.json(200, rpcError(read.id, read.error));
       return;
     }
+    const request = read.request;
     if (isStreamingMethod(request.method) && this.openStreams >= this.limits.maxConcurrentStreams) {
       throw new HttpError(
         429,
@@ -99,12 +104,11 @@ export class A2AServer {
         'TOO_MANY_STREAMS',
       );
     }
-    const header = ex.req.headers[HTTP_EXTENSION_HEADER.toLowerCase()];
     const context = new ServerCallContext(
-      Extensions.parseServiceParameter(Array.isArray(header) ? header.join(',') : header),
+      Extensions.parseServiceParameter(ex.headers[HTTP_EXTENSION_HEADER.toLowerCase()]),
       new StreamCaller(llm),
     );
-    const rpc = this.rpcFor(agent);
+    const rpc = this.rpcFor(agent, ex.origin);
     const outcome = await rpc.call(request, context);
     // The executor activates the extension only once events flow; the headers go out before that.
     const extensionHeaders: Record<string, string> = context.requestedExtensions?.includes(this.extensionUri)
@@ -126,9 +130,10 @@ export class A2AServer {
   ) {
     const id: RpcId = request.id;
     this.openStreams += 1;
-    let timer: NodeJS.Timeout | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const stopped = new Promise<'stop'>((resolve) => {
       timer = setTimeout(() => resolve('stop'), this.limits.streamTimeoutMs);
+      unref(timer);
       ex.onClose(() => resolve('stop'));
     });
     try {
@@ -144,9 +149,24 @@ export class A2AServer {
     } finally {
       clearTimeout(timer);
       this.openStreams -= 1;
-      // Let the SDK's generator finish in the background; it stops once the agent publishes its final event.
-      events.return(undefined).catch(() => {});
+      // The run goes on without this client: the SDK's generator is read to its end in the background,
+      // so the task store keeps following the run and its event bus stays open until the final event,
+      // for a tasks/resubscribe to pick up. (Ending the generator would drop both at the next event.)
+      drain(events);
       ex.reply.endStream();
     }
   }
+}
+
+/** Reads a generator to its end, ignoring what it yields and how it ends. */
+function drain(events: AsyncGenerator<unknown, void, undefined>): void {
+  void (async () => {
+    try {
+      for (let next = await events.next(); !next.done; next = await events.next()) {
+        // Only the reading matters.
+      }
+    } catch {
+      // A run that fails after its client left has no one to tell; the task store has its state.
+    }
+  })();
 }

@@ -1,5 +1,6 @@
 import type { Task } from '@a2a-js/sdk';
 import type { TaskStore } from '@a2a-js/sdk/server';
+import { utf8Length } from '../neutral/bytes.js';
 
 export interface TaskMemoryLimits {
   maxTasks: number;
@@ -52,7 +53,7 @@ export class TaskMemory {
 
   private save(key: string, task: Task): void {
     const json = JSON.stringify(task);
-    const bytes = Buffer.byteLength(json);
+    const bytes = utf8Length(json);
     this.forget(key);
     this.tasks.set(key, { json, bytes });
     this.bytes += bytes;

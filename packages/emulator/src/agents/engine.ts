@@ -1,3 +1,4 @@
+import { randomUUID } from '../neutral/crypto.js';
 import { capabilityAnswer, isSmallTalk } from './capabilities.js';
 import { decisionIn, inputOptions, readReply } from './hitl.js';
 import {
@@ -65,7 +66,7 @@ function hitlRequestOf(result: ScenarioResult): HitlRequest {
     options = type === 'INPUT_REQUIRED' ? inputOptions : [],
     ...rest
   } = result.ask ?? {};
-  return { requestId: globalThis.crypto.randomUUID(), type, message: result.answer, options, ...rest };
+  return { requestId: randomUUID(), type, message: result.answer, options, ...rest };
 }
 
 /** The open question asked again, with the reason the reply could not be used; the request keeps its id. */

@@ -4,6 +4,7 @@ import type { Exchange } from '../http/exchange.js';
 import { parseJsonBody } from '../http/json-body.js';
 import { includeProbe, parseProperties } from '../http/query.js';
 import type { Limits } from '../limits.js';
+import { randomUUID } from '../neutral/crypto.js';
 import type { ServiceState } from '../state.js';
 import { runAgent } from './engine.js';
 import { AgentRunError, type Turn } from './model.js';
@@ -95,7 +96,7 @@ export async function respondToAgent(
   const llm = state.selectAgentLlm(agent, llmProviderId);
   const properties = parseProperties(ex.query.optional('properties'));
   const { history, contextValues } = readResponseRequest(ex.body, limits);
-  const questionUuid = globalThis.crypto.randomUUID();
+  const questionUuid = randomUUID();
   const base = {
     question: userText,
     systemName: agent.name,

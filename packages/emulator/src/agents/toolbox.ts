@@ -1,5 +1,6 @@
 import { type Customer, customers, type Order } from '../data/commerce.js';
 import type { QnaSystem } from '../data/model.js';
+import { sha1Hex } from '../neutral/crypto.js';
 import type { FilterExpression } from '../qna/filter.js';
 import type { Hit, Retriever } from '../qna/retriever.js';
 import type { AgentStep } from './model.js';
@@ -75,11 +76,8 @@ export class Toolbox {
 
   async createTicket(customerId: string, summary: string): Promise<string> {
     await this.call('tickets.create', customerId, `Opening a support ticket for customer ${customerId}`);
-    // SHA-1 through Web Crypto: the same ticket number for the same report, on any runtime.
-    const digest = await globalThis.crypto.subtle.digest(
-      'SHA-1',
-      new TextEncoder().encode(`${customerId}:${summary}`),
-    );
-    return `T-${(new DataView(digest).getUint32(0) % 90000) + 10000}`;
+    // The same ticket number for the same report, on any runtime.
+    const digest = sha1Hex(`${customerId}:${summary}`);
+    return `T-${(Number.parseInt(digest.slice(0, 8), 16) % 90000) + 10000}`;
   }
 }

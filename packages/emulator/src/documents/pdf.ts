@@ -1,3 +1,4 @@
+import { latin1 } from '../neutral/bytes.js';
 /** Renders a title and paragraphs as a real, minimal PDF 1.4 (Helvetica, US Letter, as many pages as needed). */
 export function renderPdf(title: string, paragraphs: string[]): Uint8Array {
   const lines: { text: string; size: number }[] = [
@@ -27,21 +28,20 @@ export function renderPdf(title: string, paragraphs: string[]): Uint8Array {
     const pageId = pageIds[i] ?? 0;
     objects[pageId] =
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageId + 1} 0 R >>`;
-    objects[pageId + 1] =
-      `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`;
+    objects[pageId + 1] = `<< /Length ${content.length} >>\nstream\n${content}\nendstream`;
   });
 
   let out = '%PDF-1.4\n';
   const offsets: number[] = [];
   for (let id = 1; id < objects.length; id++) {
-    offsets[id] = Buffer.byteLength(out, 'latin1');
+    offsets[id] = out.length;
     out += `${id} 0 obj\n${objects[id]}\nendobj\n`;
   }
-  const xrefAt = Buffer.byteLength(out, 'latin1');
+  const xrefAt = out.length;
   out += `xref\n0 ${objects.length}\n0000000000 65535 f \n`;
   for (let id = 1; id < objects.length; id++) out += `${String(offsets[id]).padStart(10, '0')} 00000 n \n`;
   out += `trailer\n<< /Size ${objects.length} /Root 1 0 R /Info 4 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`;
-  return new Uint8Array(Buffer.from(out, 'latin1'));
+  return latin1(out);
 }
 
 /** PDF string escaping; characters outside Latin-1 become `?` since the font is WinAnsi. */

@@ -1,4 +1,5 @@
 import type { CorpusDocument, DocumentFormat } from '../data/model.js';
+import { utf8 } from '../neutral/bytes.js';
 import { renderDocx } from './docx.js';
 import { renderPdf } from './pdf.js';
 
@@ -30,17 +31,17 @@ export function documentBytes(document: CorpusDocument): Uint8Array {
       bytes = renderDocx(title, paragraphs);
       break;
     case 'md':
-      bytes = Buffer.from(`# ${title}\n\n${paragraphs.join('\n\n')}\n`);
+      bytes = utf8(`# ${title}\n\n${paragraphs.join('\n\n')}\n`);
       break;
     case 'html':
-      bytes = Buffer.from(
+      bytes = utf8(
         `<!doctype html>\n<html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>${
           document.url ? `<link rel="canonical" href="${escapeHtml(document.url)}">` : ''
         }</head><body><h1>${escapeHtml(title)}</h1>${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('')}</body></html>\n`,
       );
       break;
     default:
-      bytes = Buffer.from(`${title}\n\n${paragraphs.join('\n\n')}\n`);
+      bytes = utf8(`${title}\n\n${paragraphs.join('\n\n')}\n`);
   }
   rendered.set(document, bytes);
   return bytes;

@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   createLocalJWKSet,
   createRemoteJWKSet,
@@ -8,6 +7,7 @@ import {
   type JWTVerifyGetKey,
   jwtVerify,
 } from 'jose';
+import { sameBytes, sha256Bytes } from '../neutral/crypto.js';
 import { HttpError } from './errors.js';
 
 export interface AuthOptions {
@@ -28,7 +28,7 @@ const verdictCacheSize = 256;
 
 /** Checks `Authorization`: `SSWS <key>` against the keys, `Bearer <jwt>` with jose. Never echoes the credential. */
 export class Authenticator {
-  private readonly keyDigests: Buffer[];
+  private readonly keyDigests: Uint8Array[];
   private readonly secret?: Uint8Array;
   private readonly keySet?: JWTVerifyGetKey;
   private readonly requiredClaims: string[];
@@ -36,7 +36,7 @@ export class Authenticator {
   private readonly keyVerdicts = new Map<string, boolean>();
 
   constructor(options: AuthOptions) {
-    this.keyDigests = options.apiKeys.map(digest);
+    this.keyDigests = options.apiKeys.map(sha256Bytes);
     this.requiredClaims = options.allowJwtWithoutExp ? [] : ['exp'];
     if (options.jwtSecret) this.secret = new TextEncoder().encode(options.jwtSecret);
     if (typeof options.jwks === 'string') this.keySet = createRemoteJWKSet(new URL(options.jwks));
@@ -69,10 +69,10 @@ export class Authenticator {
   }
 
   private compareKey(key: string): boolean {
-    const presented = digest(key);
+    const presented = sha256Bytes(key);
     // Compare every configured key so the time taken does not reveal which one nearly matched.
     let found = false;
-    for (const known of this.keyDigests) found = timingSafeEqual(known, presented) || found;
+    for (const known of this.keyDigests) found = sameBytes(known, presented) || found;
     return found;
   }
 
@@ -99,8 +99,4 @@ export class Authenticator {
       throw unauthorized('Invalid access token');
     }
   }
-}
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
 }

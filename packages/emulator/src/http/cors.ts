@@ -1,5 +1,3 @@
-import type { IncomingMessage } from 'node:http';
-
 export interface CorsOptions {
   /** Allowed origins, or `*` for any. */
   origins: string[] | '*';
@@ -9,8 +7,11 @@ const exposed = 'retry-after, retry-after-ms, x-should-retry, x-request-id, cont
 const allowedHeaders = 'authorization, content-type, accept, x-a2a-extensions, a2a-extensions, x-request-id';
 
 /** CORS response headers for a request's `Origin`; none when CORS is off or the origin is not allowed. */
-export function corsHeaders(options: CorsOptions | undefined, req: IncomingMessage): Record<string, string> {
-  const origin = req.headers.origin;
+export function corsHeaders(
+  options: CorsOptions | undefined,
+  method: string,
+  origin: string | undefined,
+): Record<string, string> {
   if (!options || typeof origin !== 'string') return {};
   const allowed = options.origins === '*' || options.origins.includes(origin);
   if (!allowed) return {};
@@ -19,7 +20,7 @@ export function corsHeaders(options: CorsOptions | undefined, req: IncomingMessa
     'access-control-expose-headers': exposed,
   };
   if (options.origins !== '*') headers.vary = 'Origin';
-  if (req.method === 'OPTIONS') {
+  if (method === 'OPTIONS') {
     headers['access-control-allow-methods'] = 'GET, POST, DELETE, OPTIONS';
     headers['access-control-allow-headers'] = allowedHeaders;
     headers['access-control-max-age'] = '600';

@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { statusText } from './status-text.js';
 
 /** A refusal the emulator answers with the spec's `Error` body. */
 export class HttpError extends Error {
@@ -23,7 +23,7 @@ export function errorBody(
   return {
     timestamp: new Date().toISOString(),
     status,
-    error: STATUS_CODES[status] ?? 'Error',
+    error: statusText[status] ?? 'Error',
     message,
     path,
     ...(code ? { code } : {}),

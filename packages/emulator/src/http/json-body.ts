@@ -26,7 +26,7 @@ const CLOSE_SQUARE = 0x5d;
 const CLOSE_CURLY = 0x7d;
 
 /** Whether JSON text opens more than `maxDepth` arrays or objects at once; one pass, no recursion. */
-function nestsDeeperThan(text: string, maxDepth: number): boolean {
+export function nestsDeeperThan(text: string, maxDepth: number): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

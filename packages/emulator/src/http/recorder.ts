@@ -1,3 +1,5 @@
+import { fromUtf8, utf8Length } from '../neutral/bytes.js';
+
 /** One request as the emulator received it. */
 export interface RecordedRequest {
   method: string;
@@ -39,11 +41,11 @@ export class RequestRecorder {
     method: string,
     path: string,
     query: string,
-    rawHeaders: NodeJS.Dict<string | string[]>,
-    body: Buffer,
+    headers: Record<string, string>,
+    body: Uint8Array,
     bodyBytes: number,
   ): void {
-    const entry = this.entry(method, path, query, rawHeaders, body, bodyBytes);
+    const entry = this.entry(method, path, query, headers, body, bodyBytes);
     this.requests.push(entry.request);
     this.sizes.push(entry.bytes);
     this.bytes += entry.bytes;
@@ -66,21 +68,19 @@ export class RequestRecorder {
     method: string,
     path: string,
     query: string,
-    rawHeaders: NodeJS.Dict<string | string[]>,
-    body: Buffer,
+    received: Record<string, string>,
+    body: Uint8Array,
     bodyBytes: number,
   ): Entry {
     const kept = body.subarray(0, this.limits.maxRecordedBodyBytes);
-    let bytes = kept.length + Buffer.byteLength(path) + Buffer.byteLength(query) + method.length;
+    let bytes = kept.length + utf8Length(path) + utf8Length(query) + method.length;
     const headers: Record<string, string> = {};
-    for (const name in rawHeaders) {
-      const value = rawHeaders[name];
-      if (value === undefined) continue;
-      const text = Array.isArray(value) ? value.join(', ') : value;
+    for (const name in received) {
+      const text = received[name] ?? '';
       headers[name] = text;
-      bytes += name.length + Buffer.byteLength(text);
+      bytes += name.length + utf8Length(text);
     }
     // A fresh string from the kept bytes: a slice of the whole body's text would keep all of it alive.
-    return { request: { method, path, query, headers, body: kept.toString('utf8'), bodyBytes }, bytes };
+    return { request: { method, path, query, headers, body: fromUtf8(kept), bodyBytes }, bytes };
   }
 }

@@ -1,24 +1,78 @@
-import type { ServerResponse } from 'node:http';
+import { utf8 } from '../neutral/bytes.js';
+import type { Answer } from './answer.js';
+import type { Closing } from './closing.js';
 import type { FaultRule } from './faults.js';
 
 type Headers = Record<string, string | number>;
 
+/** What a network failure looks like to a `fetch` caller: the request got no response. */
+class DroppedConnection extends TypeError {
+  override readonly name = 'TypeError';
+  constructor() {
+    super('fetch failed: the emulator dropped the connection');
+  }
+}
+
+const textHeaders = (headers: Headers): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const name in headers) out[name] = String(headers[name]);
+  return out;
+};
+
+/** Where the one response of an exchange goes, whichever reply (plain or faulted) writes it. */
+export class Outlet {
+  /** Settles once the status and headers are decided, or rejects when the connection is dropped. */
+  readonly response: Promise<Answer>;
+  started = false;
+  private settle!: { resolve: (answer: Answer) => void; reject: (error: unknown) => void };
+
+  constructor(readonly closing: Closing) {
+    this.response = new Promise<Answer>((resolve, reject) => {
+      this.settle = { resolve, reject };
+    });
+  }
+
+  start(answer: Answer): void {
+    this.started = true;
+    this.settle.resolve(answer);
+  }
+
+  /** No response at all: the caller sees a network failure. */
+  refuse(): void {
+    this.started = true;
+    this.settle.reject(new DroppedConnection());
+  }
+}
+
 /**
- * Writes one response. Every response of an operation goes through here, so a fault rule
- * (cut body, truncated JSON, forced content type, extra headers) applies the same way to all.
+ * Writes one response. Every response of an operation goes through here,
+ * so a fault rule (cut body, truncated JSON, forced content type, extra headers, dropped connection)
+ * applies the same way to all, in process and over HTTP.
  */
 export class Reply {
+  private stream: ReadableStreamDefaultController<Uint8Array> | undefined;
   private streamEvents = 0;
-  private cutting = false;
+  private ended = false;
 
   constructor(
-    private readonly res: ServerResponse,
+    private readonly outlet: Outlet,
     private readonly baseHeaders: Headers,
     private readonly fault?: FaultRule,
   ) {}
 
+  /** Whether the status went out (or the connection is gone): nothing else can be answered. */
   get finished(): boolean {
-    return this.res.headersSent || this.res.destroyed;
+    return this.outlet.started || this.outlet.closing.closed;
+  }
+
+  /** The same exchange, answered without the fault rule (to report a failure of the faulted answer). */
+  plain(): Reply {
+    return new Reply(this.outlet, this.baseHeaders);
+  }
+
+  /** The same exchange, answered through a fault rule. */
+  withFault(fault: FaultRule): Reply {
+    return new Reply(this.outlet, this.baseHeaders, fault);
   }
 
   json(status: number, value: unknown, headers: Headers = {}): void {
@@ -28,19 +82,14 @@ export class Reply {
   send(status: number, contentType: string, body: string | Uint8Array, headers: Headers = {}): void {
     if (this.finished) return;
     if (!this.fault && typeof body === 'string') {
-      // A string goes out in one write with the headers; a Buffer would be a second chunk.
-      this.res.writeHead(status, {
-        ...this.baseHeaders,
-        ...headers,
-        'content-type': contentType,
-        'content-length': Buffer.byteLength(body),
-      });
-      this.res.end(body);
+      const all = textHeaders({ ...this.baseHeaders, ...headers, 'content-type': contentType });
+      this.outlet.start({ status, headers: all, body });
+      this.outlet.closing.close();
       return;
     }
-    let bytes = typeof body === 'string' ? Buffer.from(body) : Buffer.from(body);
+    let bytes = typeof body === 'string' ? utf8(body) : body;
     if (this.fault?.malformed) bytes = bytes.subarray(0, Math.floor(bytes.length / 2));
-    this.res.writeHead(status, {
+    const all = textHeaders({
       ...this.baseHeaders,
       ...headers,
       ...this.fault?.headers,
@@ -48,16 +97,35 @@ export class Reply {
       'content-length': bytes.length,
     });
     if (this.fault?.drop === 'during-body') {
-      this.cut(bytes);
-      return;
+      const half = bytes.subarray(0, Math.max(1, Math.floor(bytes.length / 2)));
+      this.outlet.start({ status, headers: all, body: cutStream(half) });
+    } else {
+      this.outlet.start({ status, headers: all, body: bytes });
     }
-    this.res.end(bytes);
+    this.outlet.closing.close();
+  }
+
+  /** Answers without a body (preflight requests). */
+  empty(status: number, headers: Headers = {}): void {
+    if (this.finished) return;
+    this.outlet.start({ status, headers: textHeaders({ ...this.baseHeaders, ...headers }), body: null });
+    this.outlet.closing.close();
   }
 
   /** Starts a Server-Sent Events response. */
   startStream(headers: Headers = {}): void {
     if (this.finished) return;
-    this.res.writeHead(200, {
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.stream = controller;
+      },
+      // The reader went away: a cancelled body, or a closed socket behind the node:http adapter.
+      cancel: () => {
+        this.ended = true;
+        this.outlet.closing.close();
+      },
+    });
+    const all = textHeaders({
       ...this.baseHeaders,
       ...headers,
       ...this.fault?.headers,
@@ -66,33 +134,63 @@ export class Reply {
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
-    this.res.flushHeaders();
+    this.outlet.start({ status: 200, headers: all, body });
   }
 
   /** Writes one SSE event whose data is `value` as JSON; false once the stream is gone. */
   event(value: unknown): boolean {
-    if (this.res.destroyed || this.res.writableEnded) return false;
-    const frame = Buffer.from(`data: ${JSON.stringify(value)}\n\n`);
+    const stream = this.stream;
+    if (!stream || this.ended || this.outlet.closing.closed) return false;
+    const frame = utf8(`data: ${JSON.stringify(value)}\n\n`);
     this.streamEvents += 1;
     if (this.fault?.drop === 'during-body' && this.streamEvents === 1) {
-      this.cut(frame);
+      stream.enqueue(frame.subarray(0, Math.max(1, Math.floor(frame.length / 2))));
+      this.fail(stream);
       return false;
     }
     if (this.fault?.malformed && this.streamEvents === 1) {
-      this.res.end(Buffer.concat([frame.subarray(0, Math.floor(frame.length / 2)), Buffer.from('\n\n')]));
+      stream.enqueue(frame.subarray(0, Math.floor(frame.length / 2)));
+      stream.enqueue(utf8('\n\n'));
+      this.endStream();
       return false;
     }
-    this.res.write(frame);
+    stream.enqueue(frame);
     return true;
   }
 
   endStream(): void {
-    if (!this.cutting && !this.res.destroyed && !this.res.writableEnded) this.res.end();
+    if (this.stream && !this.ended) {
+      this.ended = true;
+      this.stream.close();
+    }
+    this.outlet.closing.close();
   }
 
-  /** Sends the first half of `bytes`, then destroys the socket mid-body. */
-  private cut(bytes: Buffer): void {
-    this.cutting = true;
-    this.res.write(bytes.subarray(0, Math.max(1, Math.floor(bytes.length / 2))), () => this.res.destroy());
+  /** Ends the exchange as a lost connection: no response at all, or a body cut where it stands. */
+  drop(): void {
+    if (!this.outlet.started) this.outlet.refuse();
+    else if (this.stream && !this.ended) {
+      this.fail(this.stream);
+    }
+    this.outlet.closing.close();
   }
+
+  private fail(stream: ReadableStreamDefaultController<Uint8Array>): void {
+    this.ended = true;
+    stream.error(new DroppedConnection());
+  }
+}
+
+/** A body that delivers `bytes` and then fails, as a connection lost mid-body does. */
+function cutStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  let sent = false;
+  return new ReadableStream<Uint8Array>({
+    pull: (controller) => {
+      if (sent) controller.error(new DroppedConnection());
+      else {
+        sent = true;
+        controller.enqueue(bytes);
+      }
+    },
+  });
 }

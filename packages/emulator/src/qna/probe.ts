@@ -1,3 +1,5 @@
+import { randomUUID } from '../neutral/crypto.js';
+
 /** One step of a query's pipeline, timed as it ran. */
 export interface ProbeStep {
   /** The kind of step, e.g. `MERGE_NEIGHBOURING_CONTEXT`; also the node's id (unique in a pipeline). */
@@ -11,7 +13,7 @@ function node(ref: string, startMillis: number, endMillis: number, rest: object)
   return {
     id: ref,
     ref,
-    instanceId: globalThis.crypto.randomUUID(),
+    instanceId: randomUUID(),
     startMillis,
     endMillis,
     durationMillis: endMillis - startMillis,

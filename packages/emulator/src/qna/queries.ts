@@ -2,6 +2,7 @@ import type { QnaSystem } from '../data/model.js';
 import { EmbeddingError } from '../embedding/model.js';
 import { HttpError } from '../http/errors.js';
 import { includeProbe } from '../http/query.js';
+import { randomUUID } from '../neutral/crypto.js';
 import { composeAnswer } from './compose-answer.js';
 import type { ChatTurn } from './conversation.js';
 import { extractFilters, FilterError, type FilterExpression, formatFilter, parseFilter } from './filter.js';
@@ -102,7 +103,7 @@ export async function searchSystem(
   input: QueryInput,
 ): Promise<string> {
   const started = Date.now();
-  const questionUuid = globalThis.crypto.randomUUID();
+  const questionUuid = randomUUID();
   let retrieved: Retrieved;
   try {
     retrieved = await retrieve(system, retriever, input, retrievalSettings.SEARCH_TOP_K);
@@ -159,7 +160,7 @@ export async function answerQuestion(
   input: QueryInput,
 ): Promise<{ json: string; answered?: AnsweredQuestion }> {
   const started = Date.now();
-  const questionUuid = globalThis.crypto.randomUUID();
+  const questionUuid = randomUUID();
   let retrieved: Retrieved;
   try {
     retrieved = await retrieve(system, retriever, input, retrievalSettings.ANSWER_TOP_K);

@@ -1,0 +1,28 @@
+import { utf8 } from '../neutral/bytes.js';
+
+/**
+ * One response as the service produces it: status, headers and a body: text (its Content-Length is
+ * left to the adapter, which counts its bytes natively), bytes, or a stream (an SSE stream, a body a
+ * fault cuts). Each adapter writes it its own way: node:http directly, and the
+ * in-process `fetch` as a Fetch API `Response`. Building no `Response` on the node:http path keeps it
+ * as fast as writing to node:http by hand.
+ */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Uint8Array | ReadableStream<Uint8Array> | null;
+}
+
+export function toResponse(answer: Answer): Response {
+  const { status } = answer;
+  let { headers, body } = answer;
+  if (typeof body === 'string') {
+    body = utf8(body);
+    headers = { ...headers, 'content-length': String(body.length) };
+  }
+  const empty = status === 204 || status === 205 || status === 304;
+  return new Response(empty ? null : (body as Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null), {
+    status,
+    headers,
+  });
+}

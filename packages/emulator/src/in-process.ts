@@ -1,0 +1,98 @@
+import { toResponse } from './http/answer.js';
+import { readStreamBody } from './http/body.js';
+import type { FaultRule } from './http/faults.js';
+import type { RecordedRequest } from './http/recorder.js';
+import { checkOptions, type EmulatorOptions } from './options.js';
+import { createService } from './service.js';
+
+/** Options of the in-process emulator: those of `startEmulator` except the listening ones and `data`, which reads a folder. */
+export type InProcessOptions = Omit<EmulatorOptions, 'port' | 'host' | 'data'>;
+
+/** The emulator without a server: requests go to `fetch`, in any runtime with the Fetch API. */
+export interface InProcessEmulator {
+  /**
+   * Answers a request as the service would, with the signature of the global `fetch`: pass it as a
+   * client's `fetch` option. Any origin works (`https://dw.example`); links in answers use it.
+   */
+  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
+  /** Settles once the emulator's state is built; `fetch` waits for it on its own. */
+  readonly ready: Promise<void>;
+  /** The first configured API key (a generated one if none was given). */
+  readonly apiKey: string;
+  /** The provided-values extension URI in force. */
+  readonly extensionUri: string;
+  /** Authenticated API requests received, newest last (the last 500, 8 MiB at most by default; see `limits`). */
+  readonly requests: RecordedRequest[];
+  clearRequests(): void;
+  readonly faults: { add(rule: FaultRule): void; clear(): void };
+  /** A2A streams open right now. */
+  readonly openStreams: number;
+  /** Ends every open stream; `fetch` fails from then on, as a stopped server's connections do. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the emulator in this process, with no port: no node: module is involved, so it runs in
+ * Node, Bun, Deno, edge runtimes and browsers alike.
+ */
+export function createEmulator(options: InProcessOptions = {}): InProcessEmulator {
+  checkOptions(options);
+  if ((options as EmulatorOptions).data !== undefined) {
+    throw new TypeError(
+      'Option data reads a folder: it is an option of startEmulator, not of createEmulator',
+    );
+  }
+  const service = createService(options);
+  let closed = false;
+
+  async function fetchHandler(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    const request = new Request(input, init);
+    await service.ready;
+    if (closed) throw new TypeError('fetch failed: the emulator is closed');
+    const { signal } = request;
+    signal.throwIfAborted();
+    const url = new URL(request.url);
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    const response = service.respond({
+      method: request.method,
+      target: `${url.pathname}${url.search}`,
+      headers,
+      origin: url.origin,
+      readBody: (limit) => readStreamBody(request.body, limit),
+      onGone: (listener) => {
+        if (signal.aborted) listener();
+        else signal.addEventListener('abort', listener, { once: true });
+      },
+    });
+    // As with fetch, an abort before the response arrives rejects with the signal's reason.
+    return new Promise<Response>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      response
+        .then((answer) => resolve(toResponse(answer)), reject)
+        .finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  return {
+    fetch: fetchHandler,
+    ready: service.ready,
+    apiKey: service.apiKey,
+    extensionUri: service.extensionUri,
+    get requests() {
+      return service.recorder.requests;
+    },
+    clearRequests: () => service.recorder.clear(),
+    faults: { add: (rule) => service.faults.add(rule), clear: () => service.faults.clear() },
+    get openStreams() {
+      return service.openStreams;
+    },
+    close: async () => {
+      closed = true;
+      await service.closeAll();
+    },
+  };
+}

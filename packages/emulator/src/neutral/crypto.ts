@@ -1,0 +1,28 @@
+import { sha1 } from '@noble/hashes/legacy.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+
+/**
+ * Hashes and ids that work in every runtime: Web Crypto's digest is asynchronous, and seeded ids
+ * and key checks are computed synchronously, so the digests come from @noble/hashes.
+ */
+export const sha1Hex = (text: string): string => bytesToHex(sha1(utf8ToBytes(text)));
+
+export const sha256Bytes = (text: string): Uint8Array => sha256(utf8ToBytes(text));
+
+export const randomUUID = (): string => globalThis.crypto.randomUUID();
+
+export function randomToken(bytes: number): string {
+  const random = globalThis.crypto.getRandomValues(new Uint8Array(bytes));
+  let binary = '';
+  for (const byte of random) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** Compares equal-length byte arrays in time that does not depend on where they differ. */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= (a[i] ?? 0) ^ (b[i] ?? 0);
+  return difference === 0;
+}

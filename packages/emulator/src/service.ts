@@ -1,0 +1,272 @@
+import { providedValuesUri } from './a2a/provided-values.js';
+import { A2AServer } from './a2a/stream.js';
+import { getAgentCard, listAgentLlmProviders, listAgents, respondToAgent } from './agents/handlers.js';
+import type { Dataset } from './data/model.js';
+import { seededDataset } from './data/seed.js';
+import type { Answer } from './http/answer.js';
+import { Authenticator } from './http/auth.js';
+import type { ReceivedBody } from './http/body.js';
+import { Closing } from './http/closing.js';
+import { control, controlPrefix } from './http/control.js';
+import { corsHeaders } from './http/cors.js';
+import { errorBody, HttpError } from './http/errors.js';
+import type { Exchange } from './http/exchange.js';
+import { FaultList } from './http/faults.js';
+import { Query } from './http/query.js';
+import { RequestRecorder } from './http/recorder.js';
+import { Outlet, Reply } from './http/reply.js';
+import { lookupRoute, type OperationId } from './http/router.js';
+import { type Limits, resolveLimits } from './limits.js';
+import { type Log, toLog } from './logger.js';
+import { fromUtf8 } from './neutral/bytes.js';
+import { randomToken } from './neutral/crypto.js';
+import { unref } from './neutral/timers.js';
+import type { EmulatorOptions } from './options.js';
+import {
+  answerQnaQuestion,
+  answerQnaQuestionWithHistory,
+  getQnaDocument,
+  getQnaSystem,
+  listQnaFilters,
+  listQnaLlmProviders,
+  listQnaSystems,
+  searchQnaSystem,
+  searchQnaSystemWithHistory,
+} from './qna/handlers.js';
+import { getQnaQuestion, listQnaQuestionHistory } from './qna/history-handlers.js';
+import { QuestionHistory } from './qna/question-history.js';
+import { ServiceState } from './state.js';
+
+/** One request as an adapter (node:http, or a Fetch API `Request`) hands it to the service. */
+interface Incoming {
+  method: string;
+  /** The request target as sent: the path and the query, if any. */
+  target: string;
+  /** Header names in lower case; repeated headers joined with `, `. */
+  headers: Record<string, string>;
+  /** `http://host:port` as the caller reached the emulator, for links in answers. */
+  origin: string;
+  /** Reads the body, keeping at most `limit` bytes. */
+  readBody(limit: number): Promise<ReceivedBody> | ReceivedBody;
+  /** Calls `listener` once the client goes away (closed socket, aborted request). */
+  onGone(listener: () => void): void;
+}
+
+/** The emulated service behind every adapter: state, credentials, faults, recorder and the A2A server. */
+export interface Service {
+  readonly apiKey: string;
+  readonly extensionUri: string;
+  readonly limits: Limits;
+  readonly log: Log;
+  readonly recorder: RequestRecorder;
+  readonly faults: FaultList;
+  /** Settles once the state is built; requests wait for it. */
+  readonly ready: Promise<void>;
+  /** A2A streams open right now. */
+  readonly openStreams: number;
+  /** Answers one request; rejects with a TypeError when a fault drops the connection before the headers. */
+  respond(incoming: Incoming): Promise<Answer>;
+  /** Ends every exchange in progress (open streams first of all); settles once each has finished. */
+  closeAll(): Promise<void>;
+}
+
+/** Adds to the seeded dataset before the state is built (the node:http adapter's `--data` folder). */
+export type DatasetStep = (dataset: Dataset) => Promise<void>;
+
+/**
+ * Builds the service from options. What needs awaiting (data to load, indexes to build) is one
+ * step, `ready`, that requests wait for; credentials, faults and the recorder exist at once.
+ */
+export function createService(options: EmulatorOptions, extendDataset?: DatasetStep): Service {
+  const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [`dwz_${randomToken(18)}`];
+  const limits = resolveLimits(options.limits);
+  const log = toLog(options.logger);
+  const extensionUri = providedValuesUri(options.extensionBase ?? 'https://dataworkz.com');
+  const auth = new Authenticator({
+    apiKeys,
+    ...(options.jwtSecret ? { jwtSecret: options.jwtSecret } : {}),
+    ...(options.jwks ? { jwks: options.jwks } : {}),
+    allowJwtWithoutExp: options.allowJwtWithoutExp ?? false,
+  });
+  const faults = new FaultList();
+  for (const rule of options.faults ?? []) faults.add(rule);
+  const recorder = new RequestRecorder(limits);
+  const questions = new QuestionHistory(limits);
+  // Each exchange in progress, with the promise of its end.
+  const active = new Map<Closing, Promise<void>>();
+  let requestCounter = 0;
+  let a2a: A2AServer | undefined;
+  const built = (async () => {
+    const dataset = seededDataset({ noDefaultLlm: options.noDefaultLlm ?? false });
+    if (extendDataset) await extendDataset(dataset);
+    const state = await ServiceState.create(dataset, { embed: options.embed });
+    a2a = new A2AServer(state, extensionUri, { ...limits, stepDelayMs: options.agentStepDelayMs ?? 0 }, log);
+    return operationsFor(state, a2a, questions, limits, extensionUri);
+  })();
+  const ready = built.then(() => undefined);
+  // Callers see a failed setup through `ready` (and every request); it is not also an unhandled rejection.
+  ready.catch(() => {});
+
+  async function run(incoming: Incoming, path: string, rawQuery: string, plain: Reply, closing: Closing) {
+    const operations = await built;
+    const { method, headers } = incoming;
+    let reply = plain;
+    try {
+      // Checked first, refused only after faults apply: faults reach callers with any credentials.
+      const refusal = await auth.check(headers.authorization).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      const isControl = path.startsWith(controlPrefix);
+      const received = await incoming.readBody(limits.maxBodyBytes);
+      // Only requests with valid credentials are kept: anyone can send the others, as large as they like.
+      if (!isControl && refusal === undefined) {
+        recorder.record(method, path, rawQuery, headers, received.bytes, received.size);
+      }
+      if (received.refusal) throw received.refusal;
+      const body = fromUtf8(received.bytes);
+      if (method === 'OPTIONS') {
+        reply.empty(204, { allow: 'GET, POST, DELETE, OPTIONS' });
+        return;
+      }
+      if (isControl) {
+        if (refusal !== undefined) throw refusal;
+        control(method, path, body, reply, faults, recorder, limits.maxJsonDepth);
+        return;
+      }
+      const found = lookupRoute(method, path);
+      const fault = path.startsWith('/api/') ? faults.take(found.operationId ?? '') : undefined;
+      if (fault) {
+        if (fault.latencyMs) await delay(fault.latencyMs, closing);
+        if (fault.drop === 'before-headers') {
+          reply.drop();
+          return;
+        }
+        reply = reply.withFault(fault);
+        if (fault.status !== undefined || fault.body !== undefined) {
+          const status = fault.status ?? 200;
+          reply.send(
+            status,
+            'application/json',
+            fault.body ?? JSON.stringify(errorBody(status, 'Injected fault', path, 'INJECTED_FAULT')),
+          );
+          return;
+        }
+      }
+      if (refusal !== undefined) throw refusal;
+      const resolved = found.resolve();
+      await operations[resolved.operationId]({
+        headers,
+        origin: incoming.origin,
+        path,
+        params: resolved.params,
+        query: new Query(rawQuery, limits.maxTextLength),
+        body,
+        reply,
+        onClose: (listener) => closing.on(listener),
+      });
+    } catch (error) {
+      answerFailure(reply, method, path, error);
+    }
+  }
+
+  /** Answers a request that failed, through a plain reply: the faulted one may be what failed. */
+  function answerFailure(reply: Reply, method: string, path: string, error: unknown): void {
+    if (reply.finished) {
+      reply.drop();
+      return;
+    }
+    const plain = reply.plain();
+    if (error instanceof HttpError) {
+      plain.json(error.status, errorBody(error.status, error.message, path, error.code), error.headers);
+    } else {
+      // Unexpected: answer without details (they could carry request data) and keep serving.
+      log.error(`The emulator failed to handle ${method} ${path}`, error);
+      plain.json(500, errorBody(500, 'The emulator failed to handle the request', path, 'INTERNAL'));
+    }
+  }
+
+  return {
+    apiKey: apiKeys[0] ?? '',
+    extensionUri,
+    limits,
+    log,
+    recorder,
+    faults,
+    ready,
+    get openStreams() {
+      return a2a?.openStreams ?? 0;
+    },
+    respond(incoming) {
+      const { method, target } = incoming;
+      const at = target.indexOf('?');
+      const path = at < 0 ? target : target.slice(0, at);
+      const rawQuery = at < 0 ? '' : target.slice(at + 1);
+      requestCounter += 1;
+      const baseHeaders = {
+        'x-request-id': `req-${requestCounter}`,
+        ...corsHeaders(options.cors, method, incoming.headers.origin),
+      };
+      const closing = new Closing();
+      incoming.onGone(() => closing.close());
+      const outlet = new Outlet(closing);
+      const reply = new Reply(outlet, baseHeaders);
+      const ended = run(incoming, path, rawQuery, reply, closing)
+        .catch((error: unknown) => log.error(`The emulator could not answer ${method} ${path}`, error))
+        // A request that ends unanswered (its client left first) settles as a lost connection.
+        .finally(() => {
+          active.delete(closing);
+          if (!outlet.started) outlet.refuse();
+        });
+      active.set(closing, ended);
+      return outlet.response;
+    },
+    async closeAll() {
+      const ends = [...active];
+      for (const [closing] of ends) closing.close();
+      await Promise.all(ends.map(([, ended]) => ended));
+    },
+  };
+}
+
+type Operations = Record<OperationId, (ex: Exchange) => void | Promise<void>>;
+
+function operationsFor(
+  state: ServiceState,
+  a2a: A2AServer,
+  questions: QuestionHistory,
+  limits: Limits,
+  extensionUri: string,
+): Operations {
+  return {
+    listAgents: (ex) => listAgents(state, ex),
+    respondToAgent: (ex) => respondToAgent(state, ex, limits),
+    listAgentLlmProviders: (ex) => listAgentLlmProviders(state, ex),
+    getAgentCardLegacy: (ex) => getAgentCard(state, ex, ex.origin, extensionUri),
+    getAgentCard: (ex) => getAgentCard(state, ex, ex.origin, extensionUri),
+    streamAgent: (ex) => a2a.handle(ex),
+    listQnaSystems: (ex) => listQnaSystems(state, ex),
+    getQnaSystem: (ex) => getQnaSystem(state, ex),
+    listQnaLlmProviders: (ex) => listQnaLlmProviders(state, ex),
+    searchQnaSystem: (ex) => searchQnaSystem(state, ex),
+    answerQnaQuestion: (ex) => answerQnaQuestion(state, ex, questions),
+    listQnaFilters: (ex) => listQnaFilters(state, ex),
+    getQnaDocument: (ex) => getQnaDocument(state, ex),
+    searchQnaSystemWithHistory: (ex) => searchQnaSystemWithHistory(state, ex, limits),
+    answerQnaQuestionWithHistory: (ex) => answerQnaQuestionWithHistory(state, ex, questions, limits),
+    listQnaQuestionHistory: (ex) => listQnaQuestionHistory(state, ex, questions),
+    getQnaQuestion: (ex) => getQnaQuestion(state, ex, questions),
+  };
+}
+
+/** Waits `ms`, or less if the exchange ends first. */
+function delay(ms: number, closing: Closing): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    unref(timer);
+    closing.on(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
