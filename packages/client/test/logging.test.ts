@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { inspect } from 'node:util';
 import Dataworkz, { type Logger, type LogLevel } from '@dataworkz/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -120,7 +121,7 @@ describe('secret hygiene', () => {
       logLevel: 'debug',
       logger,
       maxRetries: 1,
-      timeout: 100,
+      timeout: 5000,
       backoff: { initialDelayMs: 1 },
     });
     const withToken = new Dataworkz({
@@ -129,10 +130,12 @@ describe('secret hygiene', () => {
       logLevel: 'debug',
       logger,
       maxRetries: 1,
-      timeout: 100,
+      timeout: 5000,
       backoff: { initialDelayMs: 1 },
     });
     const errors: Array<[string, unknown]> = [];
+    // Each case starts from an empty queue: on a busy machine an attempt can time out before its
+    // request reaches the server, and its handler must not answer the next case.
     const run = async (label: string, call: () => Promise<unknown>) => {
       errors.push([
         label,
@@ -141,6 +144,7 @@ describe('secret hygiene', () => {
           (e: unknown) => e,
         ),
       ]);
+      server.clearReplies();
     };
     for (const [dw, secret] of [
       [withKey, KEY],
@@ -166,7 +170,10 @@ describe('secret hygiene', () => {
         () => {},
         () => {},
       );
-      await run('timeout', () => dw.qna.list());
+      const seen = server.requests.length;
+      await run('timeout', () => dw.qna.list({ timeout: 100 }));
+      // Both attempts' requests land before the next case queues its handlers (bounded wait).
+      for (let i = 0; i < 100 && server.requests.length < seen + 2; i++) await sleep(20);
       await run('abort', () => dw.qna.list({ signal: AbortSignal.abort() }));
       server.reply(echo(404));
       await run('authorizedFetch 404', () => dw.authorizedFetch(`${server.url}/x`));

@@ -19,6 +19,8 @@ export interface TestServer {
   requests: WireRequest[];
   /** Queues handlers for the next requests, in order; after the queue, requests get `200 {}`. */
   reply(...handlers: Handler[]): void;
+  /** Drops handlers still queued (a request that never arrived leaves its handler behind). */
+  clearReplies(): void;
   close(): Promise<void>;
 }
 
@@ -59,6 +61,9 @@ export async function startServer(host = '127.0.0.1'): Promise<TestServer> {
     url: `http://${host === '::1' ? '[::1]' : host}:${port}`,
     requests,
     reply: (...handlers) => queue.push(...handlers),
+    clearReplies: () => {
+      queue.length = 0;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
