@@ -1,5 +1,6 @@
 // Bundles each browser/edge package with esbuild for the neutral platform: any Node built-in on the
 // import path (node:*, fs, buffer, ...) fails to resolve there, so a clean bundle proves there is none.
+import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -10,6 +11,10 @@ const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]
 let failed = 0;
 
 for (const { name, dir } of neutralPackages) {
+  // Peer dependencies (a framework the user brings) stay outside: the user's bundler resolves them
+  // with the framework's own conditions; what is checked is this package's own import path.
+  const manifest = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
+  const peers = Object.keys(manifest.peerDependencies ?? {});
   try {
     const result = await build({
       entryPoints: [join(root, dir, 'dist/index.js')],
@@ -21,6 +26,7 @@ for (const { name, dir } of neutralPackages) {
       write: false,
       metafile: true,
       logLevel: 'silent',
+      external: peers.flatMap((peer) => [peer, `${peer}/*`]),
     });
     const imported = Object.values(result.metafile.inputs).flatMap((input) =>
       input.imports.map((i) => i.path),

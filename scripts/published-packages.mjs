@@ -5,6 +5,7 @@ export const publishedPackages = [
   { name: '@dataworkz/a2a', dir: 'packages/a2a' },
   { name: '@dataworkz/emulator', dir: 'packages/emulator' },
   { name: '@dataworkz/mcp', dir: 'packages/mcp' },
+  { name: '@dataworkz/ai-sdk', dir: 'packages/ai-sdk' },
 ];
 
 // The packages that must run in browsers and edge runtimes (no Node built-in on their import path).

@@ -24,6 +24,8 @@ const RUNTIMES = {
     '--allow-env',
     '--allow-net',
     '--allow-read',
+    // The AI SDK's gateway client reads the host name when it loads (for its user agent).
+    '--allow-sys=hostname',
     '--sloppy-imports',
     file,
   ],

@@ -1,0 +1,168 @@
+import { type StreamAgentOptions, streamAgent } from '@dataworkz/a2a';
+import type { Dataworkz } from '@dataworkz/client';
+import { type Tool, tool } from 'ai';
+import { z } from 'zod';
+import { filterExpression, filtersSchema } from './filters.js';
+import { type Passage, toPassage } from './passages.js';
+
+/** Which systems and agents the tools offer, and what the application adds to every agent call. */
+export interface DataworkzToolsOptions {
+  /** The QnA systems the model may search and ask; without it, no search or answer tools. */
+  systems?: readonly string[] | undefined;
+  /** The agents the model may ask; without it, no agent tool. */
+  agents?: readonly string[] | undefined;
+  /**
+   * Context values sent with every agent call (the signed-in user, their locale...). Set by the
+   * application, never by the model, so a prompt cannot change who the agent acts for.
+   */
+  contextValues?: StreamAgentOptions['contextValues'];
+}
+
+export interface SearchInput {
+  systemId: string;
+  query: string;
+  filters?: { [field: string]: (string | number | boolean)[] } | undefined;
+  maxResults?: number | undefined;
+}
+
+export interface SearchOutput {
+  systemId: string;
+  query: string;
+  passages: Passage[];
+}
+
+export interface AnswerInput {
+  systemId: string;
+  question: string;
+  filters?: { [field: string]: (string | number | boolean)[] } | undefined;
+}
+
+export interface AnswerOutput {
+  systemId: string;
+  question: string;
+  /** The answer; [n] marks cite citations[n-1]. */
+  answer: string;
+  citations: (Passage & { index: number })[];
+}
+
+export interface AskAgentInput {
+  agentId: string;
+  text: string;
+  contextId?: string | undefined;
+  taskId?: string | undefined;
+}
+
+export interface AskAgentOutput {
+  agentId: string;
+  /** The task state: `completed`, or `input-required` when the agent asks back. */
+  state: string;
+  /** The agent's answer, or its question when it asks back. */
+  answer: string;
+  inputRequired: boolean;
+  taskId?: string;
+  contextId?: string;
+  /** How many steps the agent reported while it worked. */
+  steps: number;
+}
+
+/**
+ * The tools, by the name the model calls them with; only those the options allow are present. A type
+ * alias, not an interface, so that it is assignable to the AI SDK's `ToolSet`.
+ */
+export type DataworkzTools = {
+  search_qna_system?: Tool<SearchInput, SearchOutput>;
+  answer_question?: Tool<AnswerInput, AnswerOutput>;
+  ask_agent?: Tool<AskAgentInput, AskAgentOutput>;
+};
+
+/** The allowed ids as the schema of an id: the model can only name one of them. */
+function idSchema(ids: readonly string[], what: string) {
+  const [first, ...rest] = ids;
+  if (first === undefined) throw new TypeError(`dataworkzTools: ${what} is empty.`);
+  return z.enum([first, ...rest]);
+}
+
+/**
+ * AI SDK tools over a Dataworkz account, for `generateText`, `streamText` and agents: search and
+ * answer for the given QnA systems, and asking the given agents. Every call goes through `dw`.
+ */
+export function dataworkzTools(dw: Dataworkz, options: DataworkzToolsOptions): DataworkzTools {
+  const tools: DataworkzTools = {};
+  const { systems, agents, contextValues } = options;
+  if (systems !== undefined) {
+    const systemId = idSchema(systems, 'systems').describe('The QnA system.');
+    tools.search_qna_system = tool({
+      description:
+        'Semantic search in a Dataworkz QnA system: the passages matching the query, best first, each with its ' +
+        'source and link. Use it to find material; use answer_question for a written answer with citations.',
+      inputSchema: z.object({
+        systemId,
+        query: z.string().min(1).describe('What to search for.'),
+        filters: filtersSchema.optional(),
+        maxResults: z.number().int().min(1).max(100).optional().describe('Return at most this many.'),
+      }),
+      execute: async ({ systemId, query, filters, maxResults }, { abortSignal }) => {
+        const result = await dw.qna.search(
+          systemId,
+          { query, filter: filterExpression(filters) },
+          { signal: abortSignal },
+        );
+        const items = result.searchResultsList.slice(0, maxResults ?? result.searchResultsList.length);
+        return { systemId, query, passages: items.map(toPassage) };
+      },
+    }) as Tool<SearchInput, SearchOutput>;
+    tools.answer_question = tool({
+      description:
+        "Asks a Dataworkz QnA system a question: its answer, written from the system's documents, and the passages " +
+        'it was written from. Markers such as [1] in the answer point at citations by index.',
+      inputSchema: z.object({
+        systemId,
+        question: z.string().min(1).describe('The question.'),
+        filters: filtersSchema.optional(),
+      }),
+      execute: async ({ systemId, question, filters }, { abortSignal }) => {
+        const request = { signal: abortSignal };
+        const llmProviderId = Object.keys(await dw.qna.llmProviders(systemId, request))[0];
+        if (llmProviderId === undefined)
+          throw new Error(`QnA system ${systemId} has no LLM configuration to answer with.`);
+        const result = await dw.qna.answer(
+          systemId,
+          { questionText: question, llmProviderId, filter: filterExpression(filters) },
+          request,
+        );
+        const citations = result.context.map((item, index) => ({ index: index + 1, ...toPassage(item) }));
+        return { systemId, question, answer: result.answer, citations };
+      },
+    }) as Tool<AnswerInput, AnswerOutput>;
+  }
+  if (agents !== undefined) {
+    tools.ask_agent = tool({
+      description:
+        'Sends a message to a Dataworkz agent and returns its answer. When the agent needs more (inputRequired ' +
+        'true), the answer is its question: ask the user, then call ask_agent again with the reply as text and ' +
+        'the taskId and contextId returned. Pass contextId alone for a follow-up in the same conversation.',
+      inputSchema: z.object({
+        agentId: idSchema(agents, 'agents').describe('The agent.'),
+        text: z.string().min(1).describe('The request, or the reply to the agent’s question.'),
+        contextId: z.string().min(1).optional().describe('The contextId of an earlier call, to continue it.'),
+        taskId: z.string().min(1).optional().describe('The taskId of a call whose agent asked back.'),
+      }),
+      execute: async ({ agentId, text, contextId, taskId }, { abortSignal }) => {
+        const run = streamAgent(dw, agentId, { text, contextId, taskId, contextValues, signal: abortSignal });
+        let steps = 0;
+        for await (const event of run) if (event.type === 'task-update') steps += 1;
+        const final = await run.finalAnswer();
+        return {
+          agentId,
+          state: final.state,
+          answer: final.answer,
+          inputRequired: final.state === 'input-required',
+          ...(final.taskId !== undefined ? { taskId: final.taskId } : {}),
+          ...(final.contextId !== undefined ? { contextId: final.contextId } : {}),
+          steps,
+        };
+      },
+    }) as Tool<AskAgentInput, AskAgentOutput>;
+  }
+  return tools;
+}
