@@ -1,6 +1,7 @@
 import { agentCard } from '../a2a/card.js';
 import { HttpError } from '../http/errors.js';
 import type { Exchange } from '../http/exchange.js';
+import { readHistoryTurns } from '../http/history-turns.js';
 import { parseJsonBody } from '../http/json-body.js';
 import { includeProbe, parseProperties } from '../http/query.js';
 import type { Limits } from '../limits.js';
@@ -49,30 +50,7 @@ function readResponseRequest(
   if (typeof parsed !== 'object' || Array.isArray(parsed))
     throw badBody('The request body must be a JSON object');
   const { conversationHistory, contextValues } = parsed as Record<string, unknown>;
-  const history: Turn[] = [];
-  if (conversationHistory !== undefined && conversationHistory !== null) {
-    if (!Array.isArray(conversationHistory)) throw badBody('conversationHistory must be an array');
-    conversationHistory.forEach((turn: unknown, i) => {
-      const t = turn as Record<string, unknown> | null;
-      if (
-        typeof t !== 'object' ||
-        t === null ||
-        (t.by !== 'AI' && t.by !== 'USER') ||
-        typeof t.text !== 'string'
-      ) {
-        throw badBody(`conversationHistory[${i}] must be {by: 'AI' | 'USER', text: string}`);
-      }
-      if (t.text.length > limits.maxTextLength) {
-        throw new HttpError(
-          400,
-          `conversationHistory[${i}].text is longer than ${limits.maxTextLength} characters`,
-          {},
-          'TEXT_TOO_LONG',
-        );
-      }
-      history.push({ by: t.by, text: t.text });
-    });
-  }
+  const history: Turn[] = readHistoryTurns(conversationHistory, limits.maxTextLength);
   if (contextValues !== undefined && contextValues !== null) {
     if (typeof contextValues !== 'object' || Array.isArray(contextValues)) {
       throw badBody('contextValues must be a JSON object');

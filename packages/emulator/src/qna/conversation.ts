@@ -1,4 +1,5 @@
 import { HttpError } from '../http/errors.js';
+import { readHistoryTurns } from '../http/history-turns.js';
 import { parseJsonBody } from '../http/json-body.js';
 import type { Limits } from '../limits.js';
 
@@ -33,28 +34,5 @@ export function readConversation(body: string, limits: ConversationLimits): Chat
   ) {
     throw badBody('queryPlan must be an object or a string');
   }
-  if (conversationHistory === undefined || conversationHistory === null) return [];
-  if (!Array.isArray(conversationHistory)) throw badBody('conversationHistory must be an array');
-  const turns: ChatTurn[] = [];
-  conversationHistory.forEach((turn: unknown, i) => {
-    const t = turn as Record<string, unknown> | null;
-    if (
-      typeof t !== 'object' ||
-      t === null ||
-      (t.by !== 'AI' && t.by !== 'USER') ||
-      typeof t.text !== 'string'
-    ) {
-      throw badBody(`conversationHistory[${i}] must be {by: 'AI' | 'USER', text: string}`);
-    }
-    if (t.text.length > limits.maxTextLength) {
-      throw new HttpError(
-        400,
-        `conversationHistory[${i}].text is longer than ${limits.maxTextLength} characters`,
-        {},
-        'TEXT_TOO_LONG',
-      );
-    }
-    turns.push({ by: t.by, text: t.text });
-  });
-  return turns.slice(-limits.maxTurnsPerContext);
+  return readHistoryTurns(conversationHistory, limits.maxTextLength).slice(-limits.maxTurnsPerContext);
 }
