@@ -1,7 +1,6 @@
+import type { EmulatorControls } from './controls.js';
 import { toResponse } from './http/answer.js';
 import { readStreamBody } from './http/body.js';
-import type { FaultRule } from './http/faults.js';
-import type { RecordedRequest } from './http/recorder.js';
 import { checkOptions, type EmulatorOptions } from './options.js';
 import { createService } from './service.js';
 
@@ -9,7 +8,7 @@ import { createService } from './service.js';
 export type InProcessOptions = Omit<EmulatorOptions, 'port' | 'host' | 'data'>;
 
 /** The emulator without a server: requests go to `fetch`, in any runtime with the Fetch API. */
-export interface InProcessEmulator {
+export interface InProcessEmulator extends EmulatorControls {
   /**
    * Answers a request as the service would, with the signature of the global `fetch`: pass it as a
    * client's `fetch` option. Any origin works (`https://dw.example`); links in answers use it.
@@ -17,16 +16,6 @@ export interface InProcessEmulator {
   fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
   /** Settles once the emulator's state is built; `fetch` waits for it on its own. */
   readonly ready: Promise<void>;
-  /** The first configured API key (a generated one if none was given). */
-  readonly apiKey: string;
-  /** The provided-values extension URI in force. */
-  readonly extensionUri: string;
-  /** Authenticated API requests received, newest last (the last 500, 8 MiB at most by default; see `limits`). */
-  readonly requests: RecordedRequest[];
-  clearRequests(): void;
-  readonly faults: { add(rule: FaultRule): void; clear(): void };
-  /** A2A streams open right now. */
-  readonly openStreams: number;
   /** Ends every open stream; `fetch` fails from then on, as a stopped server's connections do. */
   close(): Promise<void>;
 }

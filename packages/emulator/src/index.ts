@@ -2,6 +2,7 @@ import { startEmulator as startOnNode } from '#node-server';
 import type { EmulatorOptions } from './options.js';
 import type { Emulator } from './server.js';
 
+export type { EmulatorControls } from './controls.js';
 export { seed } from './data/seed.js';
 export { EmbeddingError, type EmbedFunction } from './embedding/model.js';
 export type { CorsOptions } from './http/cors.js';

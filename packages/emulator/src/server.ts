@@ -1,31 +1,20 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { EmulatorControls } from './controls.js';
 import { loadDataDirectory } from './data/data-directory.js';
 import type { Answer } from './http/answer.js';
 import { answerClientError } from './http/client-error.js';
 import { errorBody } from './http/errors.js';
-import type { FaultRule } from './http/faults.js';
 import { readNodeBody } from './http/node-body.js';
 import { writeAnswer } from './http/node-response.js';
-import type { RecordedRequest } from './http/recorder.js';
 import { utf8 } from './neutral/bytes.js';
 import { checkOptions, type EmulatorOptions } from './options.js';
 import { createService, type DatasetStep, type Service } from './service.js';
 
-export interface Emulator {
+export interface Emulator extends EmulatorControls {
   /** `http://host:port`, without a trailing slash. */
   readonly url: string;
-  /** The first configured API key (a generated one if none was given). */
-  readonly apiKey: string;
-  /** The provided-values extension URI in force. */
-  readonly extensionUri: string;
-  /** Authenticated API requests received, newest last (the last 500, 8 MiB at most by default; see `limits`). */
-  readonly requests: RecordedRequest[];
-  clearRequests(): void;
-  readonly faults: { add(rule: FaultRule): void; clear(): void };
-  /** A2A streams open right now. */
-  readonly openStreams: number;
   /** Stops listening and closes every open connection and stream. */
   close(): Promise<void>;
 }
