@@ -6,6 +6,7 @@ export const publishedPackages = [
   { name: '@dataworkz/emulator', dir: 'packages/emulator' },
   { name: '@dataworkz/mcp', dir: 'packages/mcp' },
   { name: '@dataworkz/ai-sdk', dir: 'packages/ai-sdk' },
+  { name: '@dataworkz/langchain', dir: 'packages/langchain' },
 ];
 
 // The packages that must run in browsers and edge runtimes (no Node built-in on their import path).

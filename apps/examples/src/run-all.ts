@@ -24,8 +24,9 @@ const RUNTIMES = {
     '--allow-env',
     '--allow-net',
     '--allow-read',
-    // The AI SDK's gateway client reads the host name when it loads (for its user agent).
-    '--allow-sys=hostname',
+    // The AI SDK's gateway client reads the host name when it loads (for its user agent); LangChain's
+    // tracing client looks for its profile file in the home directory when a chain runs.
+    '--allow-sys=hostname,homedir',
     '--sloppy-imports',
     file,
   ],
