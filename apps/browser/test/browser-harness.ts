@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Emulator, startEmulator } from '@dataworkz/emulator';
+import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { build, type PreviewServer, preview } from 'vite';
 
@@ -23,6 +23,8 @@ const CHROMIUM_FLAGS = [
 
 export interface Harness {
   pageUrl: string;
+  /** The chat page, whose /api/chat route the preview server answers with the emulator's agents. */
+  chatUrl: string;
   emulator: Emulator;
   browser: BrowserContext;
   close(): Promise<void>;
@@ -54,7 +56,13 @@ export async function startHarness(): Promise<Harness> {
       port: 0,
       host: '127.0.0.1',
       cors: { origins: [new URL(pageUrl).origin] },
+      agentStepDelayMs: 150,
     });
+    // The chat route runs in this process (a plugin of the preview server) and reads the deployment
+    // from the environment on its first request.
+    process.env.DATAWORKZ_BASE_URL = emulator.url;
+    process.env.DATAWORKZ_API_KEY = emulator.apiKey;
+    process.env.DATAWORKZ_AGENT_ID = seed.agents.orderStatus.agentId;
     // A persistent context on a fresh folder: a clean --user-data-dir for every run.
     browser = await chromium.launchPersistentContext(join(workDir, 'profile'), {
       executablePath: CHROMIUM,
@@ -62,7 +70,7 @@ export async function startHarness(): Promise<Harness> {
       args: CHROMIUM_FLAGS,
       viewport: { width: 1100, height: 1300 },
     });
-    return { pageUrl, emulator, browser, close };
+    return { pageUrl, chatUrl: new URL('chat.html', pageUrl).href, emulator, browser, close };
   } catch (error) {
     await close();
     throw error;
