@@ -4,6 +4,7 @@ import { Dataworkz } from '@dataworkz/client';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { readUIMessageStream } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CITING_AGENT_ID, citedDocuments, startCitingAgent } from './support/citing-agent.js';
 
 const apiKey = 'ai-sdk-stream-key';
 const orderStatus = seed.agents.orderStatus.agentId;
@@ -110,5 +111,29 @@ describe('toUIMessageStream', () => {
     await reader.read();
     await reader.cancel('client went away');
     await expect(run.finalAnswer()).rejects.toThrow();
+  });
+});
+
+describe('toUIMessageStream with an agent that cites documents', () => {
+  let agent: Awaited<ReturnType<typeof startCitingAgent>>;
+  beforeAll(async () => {
+    agent = await startCitingAgent();
+  });
+  afterAll(() => agent.close());
+
+  it('gives each cited document once, as a source-url part with its title, in the order cited', async () => {
+    const dw = new Dataworkz({ baseUrl: agent.url, apiKey: 'any-key', logLevel: 'off', maxRetries: 0 });
+    const message = await readMessage(
+      toUIMessageStream(streamAgent(dw, CITING_AGENT_ID, { text: 'Returns?' })),
+    );
+    const sources = message.parts.filter((part) => part.type === 'source-url');
+    const distinct = [...new Map(citedDocuments.map((file) => [file.uri, file])).values()];
+    expect(sources.map((part) => ({ url: part.url, title: part.title }))).toEqual(
+      distinct.map((file) => ({ url: file.uri, title: file.name })),
+    );
+    expect(new Set(sources.map((part) => part.sourceId)).size).toBe(sources.length);
+    const text = message.parts.find((part) => part.type === 'text');
+    expect(text?.type === 'text' && text.text).toBe('Returns are accepted within 30 days [1][2].');
+    expect(message.metadata?.state).toBe('completed');
   });
 });
