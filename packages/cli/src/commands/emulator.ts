@@ -1,0 +1,21 @@
+import type { Context } from '../context.js';
+import { ExitCode } from '../exit-codes.js';
+
+/** Starts the local emulator and prints the environment lines that point the CLI (and the SDK) at it. */
+export async function emulator(
+  ctx: Context,
+  options: { port?: number; host?: string; data?: string },
+): Promise<number> {
+  const { startEmulator } = await import('@dataworkz/emulator');
+  const emu = await startEmulator({ port: options.port ?? 0, host: options.host, data: options.data });
+  const { dim } = ctx.out.colors;
+  ctx.out.error(dim(`The emulator listens on ${emu.url}. Point the CLI at it (Ctrl-C stops it):`));
+  ctx.out.line(`export DATAWORKZ_BASE_URL=${emu.url}`);
+  ctx.out.line(`export DATAWORKZ_API_KEY=${emu.apiKey}`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await emu.close();
+  return ExitCode.ok;
+}

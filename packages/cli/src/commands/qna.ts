@@ -1,0 +1,184 @@
+import { createWriteStream } from 'node:fs';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Dataworkz, SearchResultItem } from '@dataworkz/client';
+import type { Context } from '../context.js';
+import { UsageError } from '../exit-codes.js';
+import { keyValues, parseWhere } from '../key-values.js';
+import type { Output } from '../output.js';
+
+/** Shortens a passage to one line for a terminal. */
+function oneLine(text: string, max = 160): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+export async function systems(ctx: Context): Promise<void> {
+  const list = await (await ctx.client()).qna.list();
+  if (ctx.out.json) return ctx.out.printJson(list);
+  ctx.out.table(
+    ['ID', 'NAME'],
+    Object.entries(list).map(([id, name]) => [id, String(name)]),
+  );
+}
+
+export async function get(ctx: Context, systemId: string): Promise<void> {
+  const details = await (await ctx.client()).qna.get(systemId);
+  if (ctx.out.json) return ctx.out.printJson(details);
+  const rows = Object.entries(details)
+    .filter(([, value]) => value !== null && typeof value !== 'object')
+    .map(([key, value]) => [key, String(value)]);
+  ctx.out.table(['FIELD', 'VALUE'], rows);
+}
+
+export async function llms(ctx: Context, systemId: string): Promise<void> {
+  const map = await (await ctx.client()).qna.llmProviders(systemId);
+  if (ctx.out.json) return ctx.out.printJson(map);
+  ctx.out.table(
+    ['ID', 'NAME'],
+    Object.entries(map).map(([id, name]) => [id, String(name)]),
+  );
+}
+
+export async function filters(ctx: Context, systemId: string): Promise<void> {
+  const list = await (await ctx.client()).qna.filters(systemId);
+  if (ctx.out.json) return ctx.out.printJson(list);
+  ctx.out.table(
+    ['NAME', 'TYPE', 'VALUES'],
+    list.filters.map((f) => [
+      f.name,
+      f.type,
+      f.values ? f.values.map(String).join(', ') : `${f.cardinality} distinct`,
+    ]),
+  );
+}
+
+export interface RetrievalOptions {
+  where?: string[];
+  filter?: string;
+  properties?: string[];
+  llm?: string;
+}
+
+/** The filter expression of `--where` (built with the client's builder) or `--filter` (raw text). */
+async function filterOf(options: RetrievalOptions) {
+  if (options.where && options.filter !== undefined) {
+    throw new UsageError('Use --where or --filter, not both: --filter takes the whole expression.');
+  }
+  if (options.filter !== undefined) return options.filter;
+  if (!options.where) return undefined;
+  const { filter } = await import('@dataworkz/client');
+  return filter.and(...options.where.map(parseWhere).map(([field, values]) => filter.in(field, values)));
+}
+
+function printPassages(out: Output, items: readonly SearchResultItem[]): void {
+  const { dim, cyan } = out.colors;
+  for (const [index, item] of items.entries()) {
+    const score =
+      item.similarityScore !== undefined ? ` ${dim(`score ${item.similarityScore.toFixed(3)}`)}` : '';
+    out.line(`${cyan(`[${index + 1}]`)} ${item.source}${score}`);
+    out.line(`    ${oneLine(item.data ?? item.contents ?? '')}`);
+    out.line(`    ${dim(item.link)}`);
+  }
+}
+
+export async function search(
+  ctx: Context,
+  systemId: string,
+  query: string,
+  options: RetrievalOptions & { limit?: number },
+): Promise<void> {
+  const dw = await ctx.client();
+  const result = await dw.qna.search(systemId, {
+    query,
+    filter: await filterOf(options),
+    properties: keyValues(options.properties, '--properties') as Record<string, string> | undefined,
+    llmProviderId: options.llm,
+  });
+  if (ctx.out.json) return ctx.out.printJson(result);
+  const items = result.searchResultsList.slice(0, options.limit);
+  if (items.length === 0) return ctx.out.error('No passages matched.');
+  printPassages(ctx.out, items);
+}
+
+/** The LLM to answer with: the one given, else the first the system lists. */
+export async function answeringLlm(
+  dw: Dataworkz,
+  systemId: string,
+  given: string | undefined,
+): Promise<string> {
+  if (given !== undefined) return given;
+  const [first] = Object.keys(await dw.qna.llmProviders(systemId));
+  if (first === undefined) throw new UsageError(`QnA system ${systemId} lists no LLM; pass --llm.`);
+  return first;
+}
+
+export async function answer(
+  ctx: Context,
+  systemId: string,
+  question: string,
+  options: RetrievalOptions,
+): Promise<void> {
+  const dw = await ctx.client();
+  const result = await dw.qna.answer(systemId, {
+    questionText: question,
+    llmProviderId: await answeringLlm(dw, systemId, options.llm),
+    filter: await filterOf(options),
+    properties: keyValues(options.properties, '--properties') as Record<string, string> | undefined,
+  });
+  if (ctx.out.json) return ctx.out.printJson(result);
+  ctx.out.line(result.answer);
+  if (result.context.length === 0) return;
+  ctx.out.line();
+  ctx.out.line(ctx.out.colors.bold('Sources'));
+  printPassages(ctx.out, result.context);
+}
+
+export async function document(
+  ctx: Context,
+  systemId: string,
+  reference: string,
+  options: { output?: string },
+): Promise<void> {
+  const dw = await ctx.client();
+  const { documentIdOf } = await import('@dataworkz/client');
+  // A result's link names the document; an id is taken as it is.
+  const documentId = /^https?:\/\//.test(reference) ? documentIdOf({ link: reference }) : reference;
+  if (!documentId) throw new UsageError(`${reference} is a link that names no document id.`);
+  const response = await dw.qna.document(
+    systemId,
+    { documentId },
+    { maxResponseBytes: Number.MAX_SAFE_INTEGER },
+  );
+  if (!response.body) throw new Error('The service sent the document without a body.');
+  const total = Number(response.headers.get('content-length') ?? Number.NaN);
+  let written = 0;
+  const progress = ctx.out.interactive && options.output !== undefined ? await import('ora') : undefined;
+  const spinner = progress?.default({ text: 'Downloading…', stream: process.stderr }).start();
+  const count = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      written += chunk.length;
+      if (spinner)
+        spinner.text = `Downloading ${sizeOf(written)}${Number.isFinite(total) ? ` of ${sizeOf(total)}` : ''}`;
+      done(null, chunk);
+    },
+  });
+  const target =
+    options.output !== undefined ? createWriteStream(options.output, { flags: 'w' }) : process.stdout;
+  try {
+    await pipeline(
+      Readable.fromWeb(response.body as import('node:stream/web').ReadableStream),
+      count,
+      target,
+    );
+  } finally {
+    spinner?.stop();
+  }
+  if (options.output !== undefined) ctx.out.error(`Saved ${sizeOf(written)} to ${options.output}`);
+}
+
+function sizeOf(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}

@@ -1,0 +1,25 @@
+/** The exit codes scripts can branch on (documented in the README). */
+export const ExitCode = {
+  ok: 0,
+  /** Anything not listed below. */
+  error: 1,
+  /** A command, flag or argument the CLI does not accept; missing configuration. */
+  usage: 2,
+  /** The service refused the credential (401, 403). */
+  auth: 3,
+  /** No such agent, system, document or task (404). */
+  notFound: 4,
+  /** The service answered but the query or the agent's task failed. */
+  failed: 5,
+  /** The service could not be reached, or did not answer in time. */
+  network: 6,
+  /** Stopped by Ctrl-C. */
+  interrupted: 130,
+} as const;
+
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** A mistake in how the command was called: its message says what to change. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}

@@ -1,0 +1,2 @@
+export { ExitCode, type ExitCodeValue, UsageError } from './exit-codes.js';
+export { main } from './main.js';

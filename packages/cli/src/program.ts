@@ -1,0 +1,230 @@
+import { Argument, Command, InvalidArgumentError } from 'commander';
+import { Context, type GlobalOptions } from './context.js';
+import { collect } from './key-values.js';
+
+// Commands load their modules (and the clients) only when they run, so `--help` starts fast.
+const qna = () => import('./commands/qna.js');
+const agents = () => import('./commands/agents.js');
+const config = () => import('./commands/config.js');
+
+function contextOf(command: Command): Context {
+  return new Context(command.optsWithGlobals<GlobalOptions>());
+}
+
+function positiveInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number <= 0) throw new InvalidArgumentError('Not a positive integer.');
+  return number;
+}
+
+function port(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0 || number > 65535)
+    throw new InvalidArgumentError('Not a port number.');
+  return number;
+}
+
+/** Records what the command returned, for `main` to exit with. */
+export interface ProgramResult {
+  exitCode: number | undefined;
+}
+
+export function buildProgram(result: ProgramResult): Command {
+  const program = new Command('dataworkz')
+    .description('Try and script Dataworkz agents and QnA systems from the terminal.')
+    .exitOverride()
+    .showHelpAfterError('(add --help for usage)')
+    .option('--base-url <url>', 'the service address (default: DATAWORKZ_BASE_URL, then the profile)')
+    .option(
+      '-p, --profile <name>',
+      'the configuration profile to use (default: DATAWORKZ_PROFILE, then the current one)',
+    )
+    .option('--json', 'print the service’s JSON, for scripts')
+    .option('--debug', 'print the request log (credentials redacted) on stderr')
+    .option('--no-color', 'plain text even on a terminal (NO_COLOR does the same)')
+    .addHelpText(
+      'after',
+      '\nCredentials come from DATAWORKZ_API_KEY (or DATAWORKZ_TOKEN), else from the profile\n(`dataworkz config set api-key` reads the key from standard input).\n\nExit codes: 0 ok, 1 error, 2 usage, 3 authentication, 4 not found, 5 failed query or task,\n6 network, 130 interrupted.',
+    );
+  const run =
+    // A command resolves with nothing (exit 0) or with its exit code.
+      <A extends unknown[]>(work: (ctx: Context, ...args: A) => Promise<unknown>) =>
+      async (...args: unknown[]) => {
+        const command = args.at(-1) as Command;
+        const outcome = await work(contextOf(command), ...(args.slice(0, -1) as A));
+        if (typeof outcome === 'number') result.exitCode = outcome;
+      };
+
+  const agentsCommand = program
+    .command('agents')
+    .description('agents: list them, read their cards, ask them');
+  agentsCommand
+    .command('list')
+    .description('list the agents of the account')
+    .action(run(async (ctx) => (await agents()).list(ctx)));
+  agentsCommand
+    .command('llms')
+    .description('list the LLMs agents can use')
+    .action(run(async (ctx) => (await agents()).llms(ctx)));
+  agentsCommand
+    .command('card')
+    .description("show an agent's A2A card")
+    .argument('<agentId>')
+    .action(run(async (ctx, agentId: string) => (await agents()).card(ctx, agentId)));
+  agentsCommand
+    .command('ask')
+    .description('ask an agent over A2A: its steps live, then its answer')
+    .argument('<agentId>')
+    .argument('<text>')
+    .option('-c, --context <key=value>', 'a context value (repeatable; JSON values allowed)', collect)
+    .option('--llm <llmId>', 'the LLM to run the agent with')
+    .option('--properties <key=value>', 'an execution property (repeatable)', collect)
+    .option('--continue', 'continue the last conversation with this agent (and answer its question)')
+    .action(
+      run(async (ctx, agentId: string, text: string, options: import('./commands/agents.js').AskOptions) =>
+        (await agents()).ask(ctx, agentId, text, options),
+      ),
+    );
+  agentsCommand
+    .command('chat')
+    .description('chat with an agent: several turns, its questions answered at the prompt')
+    .argument('<agentId>')
+    .option('-c, --context <key=value>', 'a context value for every turn (repeatable)', collect)
+    .option('--llm <llmId>', 'the LLM to run the agent with')
+    .action(
+      run(async (ctx, agentId: string, options: { context?: string[]; llm?: string }) =>
+        (await import('./commands/chat.js')).chat(ctx, agentId, options),
+      ),
+    );
+  agentsCommand
+    .command('respond')
+    .description('ask an agent with the deprecated response call (prefer `agents ask`)')
+    .argument('<agentId>')
+    .argument('<text>')
+    .option('--llm <llmProviderId>', 'the LLM (default: the first the account lists)')
+    .action(
+      run(async (ctx, agentId: string, text: string, options: { llm?: string }) =>
+        (await agents()).respond(ctx, agentId, text, options),
+      ),
+    );
+
+  const qnaCommand = program.command('qna').description('QnA systems: list, search, answer, documents');
+  qnaCommand
+    .command('systems')
+    .description('list the QnA systems')
+    .action(run(async (ctx) => (await qna()).systems(ctx)));
+  qnaCommand
+    .command('get')
+    .description("show a QnA system's details")
+    .argument('<systemId>')
+    .action(run(async (ctx, systemId: string) => (await qna()).get(ctx, systemId)));
+  qnaCommand
+    .command('llms')
+    .description('list the LLMs a QnA system answers with')
+    .argument('<systemId>')
+    .action(run(async (ctx, systemId: string) => (await qna()).llms(ctx, systemId)));
+  qnaCommand
+    .command('filters')
+    .description('list the metadata fields a QnA system filters on')
+    .argument('<systemId>')
+    .action(run(async (ctx, systemId: string) => (await qna()).filters(ctx, systemId)));
+  const retrieval = (command: Command) =>
+    command
+      .option(
+        '-w, --where <field=v1,v2>',
+        'keep passages whose field has one of the values (repeatable)',
+        collect,
+      )
+      .option('--filter <expression>', 'a raw filter expression, e.g. "topic in (\'returns\')"')
+      .option('--properties <key=value>', 'a search property (repeatable)', collect)
+      .option('--llm <llmProviderId>', 'the LLM (answer: default the first the system lists)');
+  retrieval(
+    qnaCommand
+      .command('search')
+      .description('search a QnA system: the matching passages, best first')
+      .argument('<systemId>')
+      .argument('<query>')
+      .option('-n, --limit <count>', 'show at most this many passages', positiveInteger),
+  ).action(
+    run(async (ctx, systemId: string, query: string, options: import('./commands/qna.js').RetrievalOptions) =>
+      (await qna()).search(ctx, systemId, query, options),
+    ),
+  );
+  retrieval(
+    qnaCommand
+      .command('answer')
+      .description('ask a QnA system: its answer, with the sources it cites')
+      .argument('<systemId>')
+      .argument('<question>'),
+  ).action(
+    run(
+      async (
+        ctx,
+        systemId: string,
+        question: string,
+        options: import('./commands/qna.js').RetrievalOptions,
+      ) => (await qna()).answer(ctx, systemId, question, options),
+    ),
+  );
+  qnaCommand
+    .command('document')
+    .description('download a document by its id or a result link')
+    .argument('<systemId>')
+    .argument('<document>', 'a document id, or the link of a search result')
+    .option('-o, --output <file>', 'write to this file (default: standard output)')
+    .action(
+      run(async (ctx, systemId: string, reference: string, options: { output?: string }) =>
+        (await qna()).document(ctx, systemId, reference, options),
+      ),
+    );
+
+  const configCommand = program
+    .command('config')
+    .description('profiles: where the CLI connects, and with which credential');
+  configCommand
+    .command('set')
+    .description('set base-url, or api-key / token (read from standard input, never an argument)')
+    .argument('<setting>', 'base-url, api-key or token')
+    .argument('[value]')
+    .action(
+      run(async (ctx, name: string, value: string | undefined) => (await config()).set(ctx, name, value)),
+    );
+  configCommand
+    .command('get')
+    .description('print a setting (keys and tokens masked)')
+    .argument('<setting>')
+    .action(run(async (ctx, name: string) => (await config()).get(ctx, name)));
+  configCommand
+    .command('list')
+    .description('list the profiles')
+    .action(run(async (ctx) => (await config()).list(ctx)));
+  configCommand
+    .command('use')
+    .description('make a profile the current one')
+    .argument('<profile>')
+    .action(run(async (ctx, profile: string) => (await config()).use(ctx, profile)));
+
+  program
+    .command('emulator')
+    .description('run the local emulator of the service, and print the lines that point the CLI at it')
+    .option('--port <port>', 'the port to listen on (default: a free one)', port)
+    .option('--host <host>', 'the interface to listen on (default 127.0.0.1)')
+    .option('--data <dir>', 'serve the QnA systems of this folder')
+    .action(
+      run(async (ctx, options: { port?: number; host?: string; data?: string }) =>
+        (await import('./commands/emulator.js')).emulator(ctx, options),
+      ),
+    );
+
+  program
+    .command('completion')
+    .description('print the shell completion script: eval "$(dataworkz completion bash)"')
+    .addArgument(new Argument('<shell>').choices(['bash', 'zsh', 'fish']))
+    .action(
+      run(async (ctx, shell: 'bash' | 'zsh' | 'fish') => {
+        const { completionScript } = await import('./completion.js');
+        ctx.out.line(completionScript(program, shell));
+      }),
+    );
+  return program;
+}

@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Dataworkz } from '@dataworkz/client';
+import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectMatchesSpec } from '../../emulator/test/support/spec.js';
+import { freshConfigDir, runCli } from './support/run-cli.js';
+
+const supportKb = seed.systems.supportKb.systemId;
+
+describe('dataworkz qna', () => {
+  let emu: Emulator;
+  let env: Record<string, string>;
+  let dw: Dataworkz;
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0 });
+    env = {
+      DATAWORKZ_BASE_URL: emu.url,
+      DATAWORKZ_API_KEY: emu.apiKey,
+      DATAWORKZ_CONFIG_DIR: freshConfigDir(),
+    };
+    dw = new Dataworkz({ baseUrl: emu.url, apiKey: emu.apiKey, logLevel: 'off' });
+  });
+  afterAll(() => emu.close());
+
+  it('lists the systems: tab-separated in a pipe, the service’s JSON with --json', async () => {
+    const plain = await runCli(['qna', 'systems'], env);
+    expect(plain.code).toBe(0);
+    const systems = await dw.qna.list();
+    expect(plain.stdout.trim().split('\n')).toEqual(
+      Object.entries(systems).map(([id, name]) => `${id}\t${name}`),
+    );
+    const json = await runCli(['--json', 'qna', 'systems'], env);
+    expect(json.code).toBe(0);
+    const body = JSON.parse(json.stdout);
+    expectMatchesSpec('listQnaSystems', body);
+    expect(body).toEqual(systems);
+  });
+
+  it('shows a system, its LLMs and its filters, each --json matching the spec', async () => {
+    for (const [args, operationId] of [
+      [['qna', 'get', supportKb], 'getQnaSystem'],
+      [['qna', 'llms', supportKb], 'listQnaLlmProviders'],
+      [['qna', 'filters', supportKb], 'listQnaFilters'],
+    ] as const) {
+      const plain = await runCli([...args], env);
+      expect(plain.code, plain.stderr).toBe(0);
+      expect(plain.stdout.length).toBeGreaterThan(0);
+      const json = await runCli(['--json', ...args], env);
+      expectMatchesSpec(operationId, JSON.parse(json.stdout));
+    }
+    const filters = await runCli(['qna', 'filters', supportKb], env);
+    expect(filters.stdout).toMatch(/^topic\t/m);
+  });
+
+  it('searches with --where built into a filter, showing each passage with its link', async () => {
+    const result = await runCli(
+      ['qna', 'search', supportKb, 'how long is it covered', '--where', 'topic=warranty', '-n', '2'],
+      env,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const direct = await dw.qna.search(supportKb, {
+      query: 'how long is it covered',
+      filter: "topic in ('warranty')",
+    });
+    const first = direct.searchResultsList[0];
+    expect(result.stdout).toContain(`[1] ${first?.source}`);
+    expect(result.stdout).toContain(first?.link);
+    expect(result.stdout).not.toContain('[3]');
+    const json = await runCli(
+      ['--json', 'qna', 'search', supportKb, 'returns', '--filter', "topic in ('returns')"],
+      env,
+    );
+    const body = JSON.parse(json.stdout);
+    expectMatchesSpec('searchQnaSystem', body);
+    for (const item of body.searchResultsList) expect(item.metadata.topic).toBe('returns');
+  });
+
+  it('answers with the system’s first LLM, the sources under the answer', async () => {
+    const question = 'How long do I have to return an item?';
+    const result = await runCli(['qna', 'answer', supportKb, question], env);
+    expect(result.code, result.stderr).toBe(0);
+    const [llm] = Object.keys(await dw.qna.llmProviders(supportKb));
+    const direct = await dw.qna.answer(supportKb, { questionText: question, llmProviderId: llm as string });
+    expect(result.stdout.startsWith(direct.answer)).toBe(true);
+    expect(result.stdout).toContain('Sources');
+    for (const item of direct.context) expect(result.stdout).toContain(item.link);
+    const json = await runCli(['--json', 'qna', 'answer', supportKb, question], env);
+    expectMatchesSpec('answerQnaQuestion', JSON.parse(json.stdout));
+  });
+
+  it('downloads a document by id and by a result link, the same bytes the client reads', async () => {
+    const { documentId, systemId } = seed.documents.refunds;
+    const expected = Buffer.from(await (await dw.qna.document(systemId, { documentId })).arrayBuffer());
+    const dir = freshConfigDir();
+    const byId = await runCli(['qna', 'document', systemId, documentId, '-o', join(dir, 'a.docx')], env);
+    expect(byId.code, byId.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'a.docx')).equals(expected)).toBe(true);
+    expect(byId.stderr).toContain(`to ${join(dir, 'a.docx')}`);
+    const link = `${emu.url}/api/qna/v1/systems/${systemId}/document?documentId=${encodeURIComponent(documentId)}`;
+    const byLink = await runCli(['qna', 'document', systemId, link, '-o', join(dir, 'b.docx')], env);
+    expect(byLink.code, byLink.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'b.docx')).equals(expected)).toBe(true);
+  });
+});
