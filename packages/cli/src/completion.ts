@@ -26,7 +26,10 @@ const quote = (words: readonly string[]) => words.join(' ');
 
 function bash(nodes: Node[], name: string): string {
   const entries = (pick: (node: Node) => string[]) =>
-    nodes.map((node) => `  ["${node.path}"]="${quote(pick(node))}"`).join('\n');
+    // Keyed by the command path from the program's name: bash has no empty associative-array key.
+    nodes
+      .map((node) => `  ["${[name, node.path].filter(Boolean).join(' ')}"]="${quote(pick(node))}"`)
+      .join('\n');
   const fn = `_${name}_completion`;
   return `# ${name} completion for bash (also zsh through bashcompinit)
 declare -A ${fn}_children=(
@@ -36,7 +39,7 @@ declare -A ${fn}_flags=(
 ${entries((node) => node.options)}
 )
 ${fn}() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" path="" word i
+  local cur="\${COMP_WORDS[COMP_CWORD]}" path="${name}" word i
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="\${COMP_WORDS[i]}"
     case " \${${fn}_children[$path]} " in
@@ -67,12 +70,14 @@ function fish(nodes: Node[], name: string): string {
     const seen = words.map((word) => `__fish_seen_subcommand_from ${word}`);
     const notYet =
       node.subcommands.length > 0 ? [`not __fish_seen_subcommand_from ${quote(node.subcommands)}`] : [];
-    const condition = [...(words.length === 0 ? ['__fish_use_subcommand'] : seen), ...notYet].join('; and ');
+    // At the top, __fish_use_subcommand says no command is typed yet; the global flags go anywhere.
+    const condition = words.length === 0 ? '__fish_use_subcommand' : [...seen, ...notYet].join('; and ');
     for (const sub of node.subcommands) lines.push(`complete -c ${name} -n '${condition}' -a ${sub}`);
-    for (const flag of node.options.filter((option) => option.startsWith('--'))) {
-      lines.push(
-        `complete -c ${name} -n '${[...seen, ...notYet].join('; and ') || 'true'}' -l ${flag.slice(2)}`,
-      );
+    const global = nodes[0]?.options ?? [];
+    const own = words.length === 0 ? node.options : node.options.filter((flag) => !global.includes(flag));
+    for (const flag of own.filter((option) => option.startsWith('--'))) {
+      const where = words.length === 0 ? '' : ` -n '${condition}'`;
+      lines.push(`complete -c ${name}${where} -l ${flag.slice(2)}`);
     }
   }
   return lines.join('\n');

@@ -34,7 +34,8 @@ export function createOutput(options: OutputOptions): Output {
   return {
     json: options.json,
     colors,
-    interactive: Boolean(process.stderr.isTTY),
+    // A terminal that reports no width (a bare pseudo-terminal) cannot be redrawn safely.
+    interactive: Boolean(process.stderr.isTTY) && (process.stderr.columns ?? 0) > 0,
     line: (text = '') => process.stdout.write(`${text}\n`),
     error: (text) => process.stderr.write(`${text}\n`),
     printJson: (value) =>
