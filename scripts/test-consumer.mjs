@@ -132,6 +132,21 @@ try {
           console.log(indent(output));
         }
       }
+      // The CLI as npm installed it: its bin, against the packed emulator.
+      const cli = spawnSync(node, [join('node_modules', '.bin', 'dataworkz'), 'qna', 'systems'], {
+        cwd: project,
+        encoding: 'utf8',
+        timeout: PROGRAM_TIMEOUT_MS,
+        env: { ...process.env, DATAWORKZ_BASE_URL: emulator.url, DATAWORKZ_API_KEY: apiKey },
+      });
+      if (cli.status === 0 && cli.stdout.trim() !== '') {
+        console.log(`  dataworkz qna systems: ok, ${cli.stdout.trim().split('\n').length} systems`);
+      } else {
+        failures.push(`dataworkz qna systems on Node ${version}: exit code ${cli.status}`);
+        console.log(
+          `  dataworkz qna systems: FAILED (exit code ${cli.status})\n${indent(cli.stdout + cli.stderr)}`,
+        );
+      }
     } finally {
       await emulator.stop();
     }

@@ -82,7 +82,7 @@ describe('dataworkz qna', () => {
     expect(result.code, result.stderr).toBe(0);
     const [llm] = Object.keys(await dw.qna.llmProviders(supportKb));
     const direct = await dw.qna.answer(supportKb, { questionText: question, llmProviderId: llm as string });
-    expect(result.stdout.startsWith(direct.answer)).toBe(true);
+    expect(result.stdout.startsWith(direct.answer.trim())).toBe(true);
     expect(result.stdout).toContain('Sources');
     for (const item of direct.context) expect(result.stdout).toContain(item.link);
     const json = await runCli(['--json', 'qna', 'answer', supportKb, question], env);

@@ -50,9 +50,9 @@ export async function runTurn(
 export function printFinal(out: Output, final: FinalAnswer, replyHint: string): void {
   if (out.json) return;
   if (final.state === 'input-required') {
-    out.line(final.answer);
+    out.line(final.answer.trim());
     out.error(out.colors.yellow(`The agent asks back. ${replyHint}`));
     return;
   }
-  out.line(final.answer);
+  out.line(final.answer.trim());
 }

@@ -86,5 +86,5 @@ export async function respond(
   }
   const response = await dw.agents.respond(agentId, { userText: text, llmProviderId });
   if (ctx.out.json) return ctx.out.printJson(response);
-  ctx.out.line(response.data.answer);
+  ctx.out.line(response.data.answer.trim());
 }

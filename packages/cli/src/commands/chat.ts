@@ -54,7 +54,7 @@ export async function chat(
       });
       contextId = final.contextId ?? contextId;
       taskId = final.state === 'input-required' ? final.taskId : undefined;
-      ctx.out.line(`${cyan('agent ›')} ${final.answer}`);
+      ctx.out.line(`${cyan('agent ›')} ${final.answer.trim()}`);
       if (taskId) ctx.out.line(yellow('(the agent asks back: answer at the prompt)'));
     } catch (error) {
       if (turn.signal.aborted) ctx.out.line(dim('(stopped)'));

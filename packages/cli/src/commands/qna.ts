@@ -127,7 +127,8 @@ export async function answer(
     properties: keyValues(options.properties, '--properties') as Record<string, string> | undefined,
   });
   if (ctx.out.json) return ctx.out.printJson(result);
-  ctx.out.line(result.answer);
+  // Answers arrive with the service's leading blank lines; a person reads the text.
+  ctx.out.line(result.answer.trim());
   if (result.context.length === 0) return;
   ctx.out.line();
   ctx.out.line(ctx.out.colors.bold('Sources'));
