@@ -5,6 +5,7 @@ import { distModule } from './paths.js';
 import type { Plan } from './plan.js';
 import type { Runtime } from './runtimes.js';
 import type { SectionRequest } from './section-main.js';
+import { measureCliStart } from './sections/cli-start.js';
 import { measureImportTimes } from './sections/import-time.js';
 import { measureSizes } from './sections/size.js';
 import type { ServerInfo, ServerKind } from './server-main.js';
@@ -19,6 +20,7 @@ export const sectionNames = [
   'size',
   'retrieval',
   'mcp',
+  'cli',
 ] as const;
 export type SectionName = (typeof sectionNames)[number];
 
@@ -107,6 +109,10 @@ export function runSection(
           calls: plan.mcpCalls,
           rounds: plan.rounds,
         }),
+      );
+    case 'cli':
+      return withServer(runtime, 'emulator', (target) =>
+        measureCliStart(runtime.execPath, { url: target.url, apiKey: target.apiKey }, plan.cliRuns),
       );
   }
 }

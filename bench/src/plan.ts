@@ -21,6 +21,8 @@ export interface Plan {
   readonly importRuns: number;
   /** Sequential tool calls per subject and round of the MCP section. */
   readonly mcpCalls: number;
+  /** Cold starts of the CLI, each alternating with bare Node. */
+  readonly cliRuns: number;
   /** Upper bound on one child process, so a stuck section cannot hang the run. */
   readonly sectionTimeoutMs: number;
 }
@@ -43,6 +45,7 @@ export const fullPlan: Plan = {
   loadConnections: 50,
   importRuns: 10,
   mcpCalls: 500,
+  cliRuns: 20,
   sectionTimeoutMs: 10 * 60_000,
 };
 
@@ -64,5 +67,6 @@ export const quickPlan: Plan = {
   loadConnections: 10,
   importRuns: 1,
   mcpCalls: 20,
+  cliRuns: 2,
   sectionTimeoutMs: 2 * 60_000,
 };
