@@ -32,6 +32,13 @@ export interface EmulatorLimits {
   maxRecordedBytes?: number | undefined;
   /** Bytes of each request body that are recorded; the rest is counted in `bodyBytes` only. Default 64 KiB. */
   maxRecordedBodyBytes?: number | undefined;
+  /**
+   * API requests allowed per second for each credential, as a token bucket refilled at this rate:
+   * past it, 429 with `Retry-After` (seconds) and `retry-after-ms`. Default: no limit.
+   */
+  rateLimit?: number | undefined;
+  /** Requests a credential may make at once before the rate applies (the bucket's size). Default: `rateLimit`. */
+  rateLimitBurst?: number | undefined;
 }
 
 /** Every limit, resolved to a number. */
@@ -60,6 +67,9 @@ export const defaultLimits: Limits = {
   maxRecordedRequests: 500,
   maxRecordedBytes: 8 * MiB,
   maxRecordedBodyBytes: 64 * KiB,
+  // Unlimited until set: a rate of Infinity never empties the bucket.
+  rateLimit: Number.POSITIVE_INFINITY,
+  rateLimitBurst: Number.POSITIVE_INFINITY,
 };
 
 /** The limits in force: the defaults, overridden field by field; throws a TypeError naming a bad field. */

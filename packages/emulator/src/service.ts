@@ -13,6 +13,7 @@ import { errorBody, HttpError } from './http/errors.js';
 import type { Exchange } from './http/exchange.js';
 import { FaultList } from './http/faults.js';
 import { Query } from './http/query.js';
+import { RateLimiter } from './http/rate-limit.js';
 import { RequestRecorder } from './http/recorder.js';
 import { Outlet, Reply } from './http/reply.js';
 import { lookupRoute, type OperationId } from './http/router.js';
@@ -91,6 +92,7 @@ export function createService(options: EmulatorOptions, extendDataset?: DatasetS
   const faults = new FaultList();
   for (const rule of options.faults ?? []) faults.add(rule);
   const recorder = new RequestRecorder(limits);
+  const rateLimiter = new RateLimiter(limits.rateLimit, limits.rateLimitBurst);
   const questions = new QuestionHistory(limits);
   // Each exchange in progress, with the promise of its end.
   const active = new Map<Closing, Promise<void>>();
@@ -154,6 +156,7 @@ export function createService(options: EmulatorOptions, extendDataset?: DatasetS
         }
       }
       if (refusal !== undefined) throw refusal;
+      if (path.startsWith('/api/')) rateLimiter.take(headers.authorization ?? '');
       const resolved = found.resolve();
       await operations[resolved.operationId]({
         headers,

@@ -18,6 +18,8 @@ const limitHelp: Record<keyof Limits, string> = {
   maxRecordedRequests: 'requests kept in the request record',
   maxRecordedBytes: 'size of all recorded requests',
   maxRecordedBodyBytes: 'bytes of each body that are recorded',
+  rateLimit: 'API requests per second per credential (429 with Retry-After above it)',
+  rateLimitBurst: 'requests a credential may make at once before the rate applies',
 };
 
 /** `maxBodyBytes` as the user types it: `max-body-bytes`. */
@@ -32,5 +34,5 @@ export function usage(defaults: Limits): string {
 
 ${column('--port <n>', 'port to listen on, 0 to 65535 (default 8787; 0 picks a free one)')}${column('--host <addr>', 'interface to listen on (default 127.0.0.1)')}${column('--api-key <key>', 'an accepted API key (repeatable; one is generated if none)')}${column('--jwt-secret <secret>', 'accept HS256 Bearer JWTs signed with this secret')}${column('--jwks <url|file>', 'accept Bearer JWTs verified with this JWKS')}${column('--allow-jwt-without-exp', 'accept JWTs that have no exp claim')}${column('--data <dir>', 'serve the documents of a folder as extra QnA systems')}${column('--cors <origins>', 'allowed browser origins, comma-separated, or *')}${column('--extension-base <url>', 'base of the provided-values extension URI (default https://dataworkz.com)')}${column('--no-default-llm', 'leave the account without a default LLM')}${column('--agent-step-delay-ms <n>', 'pause before each task update of a stream (default 0)')}${column("--fault '<json>'", 'a fault rule in force from the start (repeatable)')}${column('--log <level>', 'what to print on stderr: off, error, warn, info or debug (default error)')}${column('-h, --help', 'show this help')}
 Limits (positive integers):
-${limitNames.map((name) => column(`--${flagOf(name)} <n>`, `${limitHelp[name]} (default ${defaults[name]})`)).join('')}`;
+${limitNames.map((name) => column(`--${flagOf(name)} <n>`, `${limitHelp[name]} (default ${Number.isFinite(defaults[name]) ? defaults[name] : name === 'rateLimitBurst' ? 'the rate' : 'none'})`)).join('')}`;
 }
