@@ -40,8 +40,11 @@ export class Context {
     return { name, settings: config.profiles[name] ?? {} };
   }
 
-  /** The client: the flag, then the environment, then the profile, for the address and the credential. */
-  async client(): Promise<Dataworkz> {
+  /**
+   * The client: the flag, then the environment, then the profile, for the address and the credential.
+   * `observe` sees every response (each attempt of each call), e.g. to notice the service pushing back.
+   */
+  async client(observe?: (response: Response) => void): Promise<Dataworkz> {
     const env = process.env;
     const { settings } = await this.profile();
     const baseUrl = this.options.baseUrl ?? env.DATAWORKZ_BASE_URL ?? settings.baseUrl;
@@ -65,6 +68,15 @@ export class Context {
       ...(token ? { token } : { apiKey }),
       logLevel: this.options.debug ? 'debug' : 'off',
       logger: stderrLogger,
+      ...(observe
+        ? {
+            fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+              const response = await fetch(input, init);
+              observe(response);
+              return response;
+            },
+          }
+        : {}),
     });
   }
 }

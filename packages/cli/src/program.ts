@@ -1,11 +1,16 @@
 import { Argument, Command, InvalidArgumentError } from 'commander';
+import type { AskOptions } from './commands/agents.js';
+import type { RetrievalOptions } from './commands/qna.js';
 import { Context, type GlobalOptions } from './context.js';
+import { UsageError } from './exit-codes.js';
 import { collect } from './key-values.js';
 
 // Commands load their modules (and the clients) only when they run, so `--help` starts fast.
 const qna = () => import('./commands/qna.js');
 const agents = () => import('./commands/agents.js');
 const config = () => import('./commands/config.js');
+const batch = () => import('./batch/commands.js');
+type BatchFlags = import('./batch/run-batch.js').BatchOptions;
 
 function contextOf(command: Command): Context {
   return new Context(command.optsWithGlobals<GlobalOptions>());
@@ -22,6 +27,27 @@ function port(value: string): number {
   if (!Number.isInteger(number) || number < 0 || number > 65535)
     throw new InvalidArgumentError('Not a port number.');
   return number;
+}
+
+/** `--batch`, `--out` and `--concurrency`, for the commands that can ask many questions. */
+function batchOptions(command: Command): Command {
+  return command
+    .option('--batch <file>', 'ask each question of a JSONL, CSV or plain-text file (one per line)')
+    .option(
+      '--out <file>',
+      'with --batch: the JSONL file each result is appended to (answered ones are skipped)',
+    )
+    .option('--concurrency <n>', 'with --batch: requests in flight at most (default 4)', positiveInteger);
+}
+
+/** The one text of a command, or `--batch`: exactly one of them. */
+function oneOrBatch(text: string | undefined, options: { batch?: string }, what: string): void {
+  if (options.batch !== undefined && text !== undefined) {
+    throw new UsageError(`Give the ${what} or --batch <file>, not both.`);
+  }
+  if (options.batch === undefined && text === undefined) {
+    throw new UsageError(`Missing the ${what} (or --batch <file> to ask many).`);
+  }
 }
 
 /** Records what the command returned, for `main` to exit with. */
@@ -71,20 +97,23 @@ export function buildProgram(result: ProgramResult): Command {
     .description("show an agent's A2A card")
     .argument('<agentId>')
     .action(run(async (ctx, agentId: string) => (await agents()).card(ctx, agentId)));
-  agentsCommand
-    .command('ask')
-    .description('ask an agent over A2A: its steps live, then its answer')
-    .argument('<agentId>')
-    .argument('<text>')
-    .option('-c, --context <key=value>', 'a context value (repeatable; JSON values allowed)', collect)
-    .option('--llm <llmId>', 'the LLM to run the agent with')
-    .option('--properties <key=value>', 'an execution property (repeatable)', collect)
-    .option('--continue', 'continue the last conversation with this agent (and answer its question)')
-    .action(
-      run(async (ctx, agentId: string, text: string, options: import('./commands/agents.js').AskOptions) =>
-        (await agents()).ask(ctx, agentId, text, options),
-      ),
-    );
+  batchOptions(
+    agentsCommand
+      .command('ask')
+      .description('ask an agent over A2A: its steps live, then its answer')
+      .argument('<agentId>')
+      .argument('[text]')
+      .option('-c, --context <key=value>', 'a context value (repeatable; JSON values allowed)', collect)
+      .option('--llm <llmId>', 'the LLM to run the agent with')
+      .option('--properties <key=value>', 'an execution property (repeatable)', collect)
+      .option('--continue', 'continue the last conversation with this agent (and answer its question)'),
+  ).action(
+    run(async (ctx, agentId: string, text: string | undefined, options: AskOptions & BatchFlags) => {
+      oneOrBatch(text, options, 'text');
+      if (options.batch !== undefined) return (await batch()).askBatch(ctx, agentId, options);
+      return (await agents()).ask(ctx, agentId, text as string, options);
+    }),
+  );
   agentsCommand
     .command('chat')
     .description('chat with an agent: several turns, its questions answered at the prompt')
@@ -138,32 +167,37 @@ export function buildProgram(result: ProgramResult): Command {
       .option('--filter <expression>', 'a raw filter expression, e.g. "topic in (\'returns\')"')
       .option('--properties <key=value>', 'a search property (repeatable)', collect)
       .option('--llm <llmProviderId>', 'the LLM (answer: default the first the system lists)');
-  retrieval(
-    qnaCommand
-      .command('search')
-      .description('search a QnA system: the matching passages, best first')
-      .argument('<systemId>')
-      .argument('<query>')
-      .option('-n, --limit <count>', 'show at most this many passages', positiveInteger),
-  ).action(
-    run(async (ctx, systemId: string, query: string, options: import('./commands/qna.js').RetrievalOptions) =>
-      (await qna()).search(ctx, systemId, query, options),
+  batchOptions(
+    retrieval(
+      qnaCommand
+        .command('search')
+        .description('search a QnA system: the matching passages, best first')
+        .argument('<systemId>')
+        .argument('[query]')
+        .option('-n, --limit <count>', 'show at most this many passages', positiveInteger),
     ),
+  ).action(
+    run(async (ctx, systemId: string, query: string | undefined, options: RetrievalOptions & BatchFlags) => {
+      oneOrBatch(query, options, 'query');
+      if (options.batch !== undefined) return (await batch()).searchBatch(ctx, systemId, options);
+      return (await qna()).search(ctx, systemId, query as string, options);
+    }),
   );
-  retrieval(
-    qnaCommand
-      .command('answer')
-      .description('ask a QnA system: its answer, with the sources it cites')
-      .argument('<systemId>')
-      .argument('<question>'),
+  batchOptions(
+    retrieval(
+      qnaCommand
+        .command('answer')
+        .description('ask a QnA system: its answer, with the sources it cites')
+        .argument('<systemId>')
+        .argument('[question]'),
+    ),
   ).action(
     run(
-      async (
-        ctx,
-        systemId: string,
-        question: string,
-        options: import('./commands/qna.js').RetrievalOptions,
-      ) => (await qna()).answer(ctx, systemId, question, options),
+      async (ctx, systemId: string, question: string | undefined, options: RetrievalOptions & BatchFlags) => {
+        oneOrBatch(question, options, 'question');
+        if (options.batch !== undefined) return (await batch()).answerBatch(ctx, systemId, options);
+        return (await qna()).answer(ctx, systemId, question as string, options);
+      },
     ),
   );
   qnaCommand

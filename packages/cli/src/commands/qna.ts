@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Dataworkz, SearchResultItem } from '@dataworkz/client';
+import type { Dataworkz, FilterExpression, SearchResultItem } from '@dataworkz/client';
 import type { Context } from '../context.js';
 import { UsageError } from '../exit-codes.js';
 import { keyValues, parseWhere } from '../key-values.js';
@@ -61,7 +61,7 @@ export interface RetrievalOptions {
 }
 
 /** The filter expression of `--where` (built with the client's builder) or `--filter` (raw text). */
-async function filterOf(options: RetrievalOptions) {
+export async function filterOf(options: RetrievalOptions) {
   if (options.where && options.filter !== undefined) {
     throw new UsageError('Use --where or --filter, not both: --filter takes the whole expression.');
   }
@@ -82,6 +82,49 @@ function printPassages(out: Output, items: readonly SearchResultItem[]): void {
   }
 }
 
+/** `--where`/`--filter`, `--properties` and `--llm` as the client takes them, read once per command. */
+export interface Retrieval {
+  filter: FilterExpression | string | undefined;
+  properties: Record<string, string> | undefined;
+  llm: string | undefined;
+}
+
+export async function retrievalOf(options: RetrievalOptions): Promise<Retrieval> {
+  return {
+    filter: await filterOf(options),
+    properties: keyValues(options.properties, '--properties') as Record<string, string> | undefined,
+    llm: options.llm,
+  };
+}
+
+/** One search, as `qna search` and its batch make it. */
+export function searchSystem(
+  dw: Dataworkz,
+  systemId: string,
+  query: string,
+  retrieval: Retrieval,
+  signal?: AbortSignal,
+) {
+  const { filter, properties, llm } = retrieval;
+  return dw.qna.search(systemId, { query, filter, properties, llmProviderId: llm }, { signal });
+}
+
+/** One question, as `qna answer` and its batch ask it (the LLM already chosen). */
+export function answerQuestion(
+  dw: Dataworkz,
+  systemId: string,
+  question: string,
+  retrieval: Retrieval & { llm: string },
+  signal?: AbortSignal,
+) {
+  const { filter, properties, llm } = retrieval;
+  return dw.qna.answer(
+    systemId,
+    { questionText: question, llmProviderId: llm, filter, properties },
+    { signal },
+  );
+}
+
 export async function search(
   ctx: Context,
   systemId: string,
@@ -89,12 +132,7 @@ export async function search(
   options: RetrievalOptions & { limit?: number },
 ): Promise<void> {
   const dw = await ctx.client();
-  const result = await dw.qna.search(systemId, {
-    query,
-    filter: await filterOf(options),
-    properties: keyValues(options.properties, '--properties') as Record<string, string> | undefined,
-    llmProviderId: options.llm,
-  });
+  const result = await searchSystem(dw, systemId, query, await retrievalOf(options));
   if (ctx.out.json) return ctx.out.printJson(result);
   const items = result.searchResultsList.slice(0, options.limit);
   if (items.length === 0) return ctx.out.error('No passages matched.');
@@ -120,12 +158,9 @@ export async function answer(
   options: RetrievalOptions,
 ): Promise<void> {
   const dw = await ctx.client();
-  const result = await dw.qna.answer(systemId, {
-    questionText: question,
-    llmProviderId: await answeringLlm(dw, systemId, options.llm),
-    filter: await filterOf(options),
-    properties: keyValues(options.properties, '--properties') as Record<string, string> | undefined,
-  });
+  const resolved = await retrievalOf(options);
+  const llm = await answeringLlm(dw, systemId, options.llm);
+  const result = await answerQuestion(dw, systemId, question, { ...resolved, llm });
   if (ctx.out.json) return ctx.out.printJson(result);
   // Answers arrive with the service's leading blank lines; a person reads the text.
   ctx.out.line(result.answer.trim());

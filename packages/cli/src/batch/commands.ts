@@ -1,0 +1,92 @@
+import type { SearchResultItem } from '@dataworkz/client';
+import { retryAfterMs } from '@dataworkz/client';
+import {
+  answeringLlm,
+  answerQuestion,
+  type RetrievalOptions,
+  retrievalOf,
+  searchSystem,
+} from '../commands/qna.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../exit-codes.js';
+import { keyValues } from '../key-values.js';
+import { AdaptiveLimit } from './adaptive-limit.js';
+import { type BatchOptions, runBatch } from './run-batch.js';
+
+/** The client, with every 429 it meets (any attempt of any call) lowering the batch's concurrency. */
+async function batchClient(ctx: Context, options: BatchOptions) {
+  const concurrency = options.concurrency ?? 4;
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new UsageError('--concurrency must be a positive integer.');
+  const limit = new AdaptiveLimit(concurrency);
+  const dw = await ctx.client((response) => {
+    if (response.status === 429) limit.pushedBack(retryAfterMs(response.headers) ?? 1000);
+  });
+  return { dw, limit };
+}
+
+const passage = (item: SearchResultItem) => ({
+  text: item.data ?? item.contents ?? '',
+  source: item.source,
+  link: item.link,
+  ...(item.similarityScore !== undefined ? { score: item.similarityScore } : {}),
+});
+
+export async function answerBatch(
+  ctx: Context,
+  systemId: string,
+  options: RetrievalOptions & BatchOptions,
+): Promise<number> {
+  const { dw, limit } = await batchClient(ctx, options);
+  const retrieval = await retrievalOf(options);
+  // Chosen once for the whole batch: every answer comes from the same LLM.
+  const llm = await answeringLlm(dw, systemId, options.llm);
+  return runBatch(ctx, options, limit, async (question, signal) => {
+    const result = await answerQuestion(dw, systemId, question.text, { ...retrieval, llm }, signal);
+    return { answer: result.answer.trim(), contexts: result.context.map(passage), llmProviderId: llm };
+  });
+}
+
+export async function searchBatch(
+  ctx: Context,
+  systemId: string,
+  options: RetrievalOptions & BatchOptions,
+): Promise<number> {
+  const { dw, limit } = await batchClient(ctx, options);
+  const retrieval = await retrievalOf(options);
+  return runBatch(ctx, options, limit, async (question, signal) => {
+    const result = await searchSystem(dw, systemId, question.text, retrieval, signal);
+    return { results: result.searchResultsList.map(passage) };
+  });
+}
+
+export async function askBatch(
+  ctx: Context,
+  agentId: string,
+  options: BatchOptions & { context?: string[]; llm?: string; properties?: string[] },
+): Promise<number> {
+  const { dw, limit } = await batchClient(ctx, options);
+  const { streamAgent } = await import('@dataworkz/a2a');
+  const contextValues = keyValues(options.context, '--context') as Record<string, never> | undefined;
+  const properties = keyValues(options.properties, '--properties') as Record<string, string> | undefined;
+  return runBatch(ctx, options, limit, async (question, signal) => {
+    // Each question is its own conversation.
+    const run = streamAgent(dw, agentId, {
+      text: question.text,
+      contextValues,
+      llmId: options.llm,
+      properties,
+      signal,
+    });
+    let steps = 0;
+    for await (const event of run) if (event.type === 'task-update') steps += 1;
+    const final = await run.finalAnswer();
+    return {
+      answer: final.answer.trim(),
+      state: final.state,
+      taskId: final.taskId,
+      contextId: final.contextId,
+      steps,
+    };
+  });
+}

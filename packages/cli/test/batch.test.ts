@@ -1,0 +1,190 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bin, freshConfigDir, runCli } from './support/run-cli.js';
+
+const supportKb = seed.systems.supportKb.systemId;
+const orderStatus = seed.agents.orderStatus.agentId;
+
+const questions = [
+  'How long do I have to return an item?',
+  'What does the warranty cover?',
+  'How do I pair the gateway?',
+  'When are refunds issued?',
+  'How do I clean the sensor kit?',
+];
+
+interface OutputLine {
+  id: string;
+  question: string;
+  status: 'ok' | 'failed';
+  answer?: string;
+  contexts?: { link: string }[];
+  results?: unknown[];
+  error?: { name: string; status?: number };
+  ms: number;
+  attempts: number;
+}
+
+const readOutput = (file: string): OutputLine[] =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line));
+
+describe('batch mode', () => {
+  let emu: Emulator | undefined;
+  afterEach(async () => {
+    await emu?.close();
+    emu = undefined;
+  });
+
+  async function setUp(options: Parameters<typeof startEmulator>[0] = {}) {
+    emu = await startEmulator({ port: 0, ...options });
+    const dir = freshConfigDir();
+    const env = { DATAWORKZ_BASE_URL: emu.url, DATAWORKZ_API_KEY: emu.apiKey, DATAWORKZ_CONFIG_DIR: dir };
+    return { emu, dir, env };
+  }
+
+  const answerRequests = (server: Emulator) =>
+    server.requests.filter((r) => r.path.endsWith('/answer')).length;
+
+  it('answers every question of a JSONL file, one output line each with its answer, contexts and timing', async () => {
+    const { emu, dir, env } = await setUp();
+    const input = join(dir, 'questions.jsonl');
+    writeFileSync(
+      input,
+      `${questions.map((question, i) => JSON.stringify({ id: `q${i}`, question })).join('\n')}\n`,
+    );
+    const out = join(dir, 'answers.jsonl');
+    const result = await runCli(
+      ['qna', 'answer', supportKb, '--batch', input, '--out', out, '--concurrency', '3'],
+      env,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/Done: 5 answered, 0 failed, 0 skipped/);
+    const lines = readOutput(out);
+    expect(lines.map((line) => line.id).sort()).toEqual(['q0', 'q1', 'q2', 'q3', 'q4']);
+    for (const line of lines) {
+      expect(line.status).toBe('ok');
+      expect(line.question).toBe(questions[Number(line.id.slice(1))]);
+      expect(line.answer?.length).toBeGreaterThan(0);
+      expect(line.contexts?.length).toBeGreaterThan(0);
+      expect(line.ms).toBeGreaterThanOrEqual(0);
+      expect(line.attempts).toBe(1);
+    }
+    expect(answerRequests(emu)).toBe(5);
+  });
+
+  it('records a failed question and goes on; a rerun skips the answered ones and asks the failed one again', async () => {
+    const { emu, dir, env } = await setUp();
+    const input = join(dir, 'questions.txt');
+    writeFileSync(input, `${questions.join('\n')}\n`);
+    const out = join(dir, 'answers.jsonl');
+    emu.faults.add({ route: 'answerQnaQuestion', status: 400, times: 1 });
+    const first = await runCli(
+      ['qna', 'answer', supportKb, '--batch', input, '--out', out, '--concurrency', '1'],
+      env,
+    );
+    expect(first.code).toBe(5);
+    expect(first.stderr).toMatch(/4 answered, 1 failed/);
+    const lines = readOutput(out);
+    expect(lines).toHaveLength(5);
+    const failed = lines.filter((line) => line.status === 'failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]?.error).toMatchObject({ name: 'BadRequestError', status: 400 });
+    // Plain lines get ids from their line and text, the same on every run.
+    expect(failed[0]?.id).toMatch(/^line-\d+-[0-9a-f]{8}$/);
+
+    emu.clearRequests();
+    const second = await runCli(['qna', 'answer', supportKb, '--batch', input, '--out', out], env);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toMatch(/1 answered, 0 failed, 4 skipped/);
+    expect(answerRequests(emu)).toBe(1);
+    const all = readOutput(out);
+    expect(new Set(all.filter((line) => line.status === 'ok').map((line) => line.id)).size).toBe(5);
+  });
+
+  it('resumes after Ctrl-C: nothing in flight is lost or answered twice', async () => {
+    const { emu, dir, env } = await setUp();
+    const many = Array.from({ length: 20 }, (_, i) => `${questions[i % questions.length]} (${i})`);
+    const input = join(dir, 'questions.txt');
+    writeFileSync(input, many.join('\n'));
+    const out = join(dir, 'answers.jsonl');
+    emu.faults.add({ route: 'answerQnaQuestion', latencyMs: 300, times: 1000 });
+    const child = spawn(
+      process.execPath,
+      [bin, 'qna', 'answer', supportKb, '--batch', input, '--out', out, '--concurrency', '2'],
+      {
+        env: { PATH: process.env.PATH ?? '', ...env },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    for (let i = 0; i < 500 && answerRequests(emu) < 4; i++) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    const partial = readOutput(out);
+    expect(partial.length).toBeGreaterThan(0);
+    expect(partial.length).toBeLessThan(20);
+    expect(partial.every((line) => line.status === 'ok')).toBe(true);
+
+    emu.faults.clear();
+    const rest = await runCli(
+      ['qna', 'answer', supportKb, '--batch', input, '--out', out, '--concurrency', '4'],
+      env,
+    );
+    expect(rest.code, rest.stderr).toBe(0);
+    const all = readOutput(out);
+    expect(all).toHaveLength(20);
+    expect(new Set(all.map((line) => line.id)).size).toBe(20);
+  });
+
+  it('backs off when the service rate-limits: no question fails, and the service did push back', async () => {
+    const { emu, dir, env } = await setUp({ limits: { rateLimit: 10, rateLimitBurst: 4 } });
+    const many = Array.from({ length: 30 }, (_, i) => ({ id: `r${i}`, query: `${questions[i % 5]} ${i}` }));
+    const input = join(dir, 'queries.jsonl');
+    writeFileSync(input, many.map((item) => JSON.stringify(item)).join('\n'));
+    const out = join(dir, 'results.jsonl');
+    const result = await runCli(
+      ['qna', 'search', supportKb, '--batch', input, '--out', out, '--concurrency', '8'],
+      env,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const lines = readOutput(out);
+    expect(lines).toHaveLength(30);
+    expect(lines.every((line) => line.status === 'ok' && Array.isArray(line.results))).toBe(true);
+    // More requests than questions: the refused ones were sent again after the advertised wait.
+    const searches = emu.requests.filter((r) => r.path.endsWith('/search')).length;
+    expect(searches).toBeGreaterThan(30);
+  });
+
+  it('asks an agent each question of a CSV file, and refuses --batch without --out or with a question', async () => {
+    const { dir, env } = await setUp();
+    const input = join(dir, 'orders.csv');
+    writeFileSync(input, 'id,question\no1,Where is order 1001?\no2,"Where is order 1002, please?"\n');
+    const out = join(dir, 'answers.jsonl');
+    const result = await runCli(['agents', 'ask', orderStatus, '--batch', input, '--out', out], env);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = readOutput(out) as (OutputLine & { state: string; steps: number })[];
+    expect(lines.map((line) => [line.id, line.state]).sort()).toEqual([
+      ['o1', 'completed'],
+      ['o2', 'completed'],
+    ]);
+    expect(lines.find((line) => line.id === 'o2')?.answer).toMatch(/1002/);
+    expect(lines.every((line) => line.steps > 0)).toBe(true);
+    expect((await runCli(['agents', 'ask', orderStatus, '--batch', input], env)).code).toBe(2);
+    expect(
+      (await runCli(['agents', 'ask', orderStatus, 'hi', '--batch', input, '--out', out], env)).code,
+    ).toBe(2);
+    writeFileSync(join(dir, 'bad.jsonl'), '{"id":"x"}\n');
+    const bad = await runCli(
+      ['qna', 'answer', supportKb, '--batch', join(dir, 'bad.jsonl'), '--out', out],
+      env,
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('bad.jsonl:1 has no question');
+  });
+});
