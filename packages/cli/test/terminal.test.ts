@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshConfigDir } from './support/run-cli.js';
@@ -71,6 +73,27 @@ describe('in a terminal', () => {
     at = await terminal.waitFor(/you › /, at);
 
     terminal.type('\u0004');
+    expect(await terminal.exited).toBe(0);
+  });
+
+  it('a batch shows a progress bar with done / total, rate, ETA and failures', async () => {
+    const dir = freshConfigDir();
+    const input = join(dir, 'questions.txt');
+    writeFileSync(input, Array.from({ length: 12 }, (_, i) => `How do I return item ${i}?`).join('\n'));
+    emu.faults.add({ route: 'answerQnaQuestion', latencyMs: 150, times: 12 });
+    const terminal = open([
+      'qna',
+      'answer',
+      seed.systems.supportKb.systemId,
+      '--batch',
+      input,
+      '--out',
+      join(dir, 'answers.jsonl'),
+      '--concurrency',
+      '2',
+    ]);
+    await terminal.waitFor(/[░█]+ \d+\/12 \| [\d.]+\/s \| ETA \S+ \| 0 failed/);
+    await terminal.waitFor(/Done: 12 answered, 0 failed, 0 skipped/);
     expect(await terminal.exited).toBe(0);
   });
 });
