@@ -5,6 +5,7 @@ import { distModule } from './paths.js';
 import type { Plan } from './plan.js';
 import type { Runtime } from './runtimes.js';
 import type { SectionRequest } from './section-main.js';
+import { measureCliBatch } from './sections/cli-batch.js';
 import { measureCliStart } from './sections/cli-start.js';
 import { measureImportTimes } from './sections/import-time.js';
 import { measureSizes } from './sections/size.js';
@@ -111,9 +112,21 @@ export function runSection(
         }),
       );
     case 'cli':
-      return withServer(runtime, 'emulator', (target) =>
-        measureCliStart(runtime.execPath, { url: target.url, apiKey: target.apiKey }, plan.cliRuns),
-      );
+      return withServer(runtime, 'emulator', async (target) => {
+        const start = await measureCliStart(
+          runtime.execPath,
+          { url: target.url, apiKey: target.apiKey },
+          plan.cliRuns,
+        );
+        const batch = await measureCliBatch(runtime.execPath, {
+          questions: plan.cliBatchQuestions,
+          memoryQuestions: plan.cliMemoryQuestions,
+        });
+        return {
+          measurements: [...start.measurements, ...batch.measurements],
+          notes: [...start.notes, ...batch.notes],
+        };
+      });
   }
 }
 

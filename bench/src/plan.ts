@@ -23,6 +23,9 @@ export interface Plan {
   readonly mcpCalls: number;
   /** Cold starts of the CLI, each alternating with bare Node. */
   readonly cliRuns: number;
+  /** Questions of each CLI batch throughput run, and of the large run whose memory is measured. */
+  readonly cliBatchQuestions: number;
+  readonly cliMemoryQuestions: number;
   /** Upper bound on one child process, so a stuck section cannot hang the run. */
   readonly sectionTimeoutMs: number;
 }
@@ -46,6 +49,8 @@ export const fullPlan: Plan = {
   importRuns: 10,
   mcpCalls: 500,
   cliRuns: 20,
+  cliBatchQuestions: 1_600,
+  cliMemoryQuestions: 100_000,
   sectionTimeoutMs: 10 * 60_000,
 };
 
@@ -68,5 +73,7 @@ export const quickPlan: Plan = {
   importRuns: 1,
   mcpCalls: 20,
   cliRuns: 2,
+  cliBatchQuestions: 64,
+  cliMemoryQuestions: 2_000,
   sectionTimeoutMs: 2 * 60_000,
 };

@@ -1,0 +1,157 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { type EmulatorOptions, seed, startEmulator } from '@dataworkz/emulator';
+import type { Measurement, SectionResult } from '../measurement.js';
+
+const section = '9. CLI batch';
+const require = createRequire(import.meta.url);
+const bin = join(dirname(require.resolve('@dataworkz/cli/package.json')), 'bin', 'dataworkz.js');
+const systemId = seed.systems.supportKb.systemId;
+
+interface BatchRun {
+  seconds: number;
+  answered: number;
+  failed: number;
+  /** Highest resident memory of the CLI's process, in MiB (Linux: VmHWM). */
+  peakMiB: number | undefined;
+}
+
+function peakMiB(pid: number): number | undefined {
+  try {
+    const kib = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kib === undefined ? undefined : Number(kib) / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs `dataworkz qna <command> --batch` against an emulator started with `options`; wall time from spawn to exit. */
+async function runBatch(
+  execPath: string,
+  command: 'answer' | 'search',
+  questions: number,
+  concurrency: number,
+  options: EmulatorOptions,
+): Promise<BatchRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'dataworkz-bench-batch-'));
+  const emulator = await startEmulator({ port: 0, ...options });
+  try {
+    const input = join(dir, 'questions.txt');
+    writeFileSync(
+      input,
+      Array.from({ length: questions }, (_, i) => `How do I return item ${i}?`).join('\n'),
+    );
+    const args = [bin, 'qna', command, systemId, '--batch', input, '--out', join(dir, 'out.jsonl')];
+    const env = {
+      ...process.env,
+      DATAWORKZ_BASE_URL: emulator.url,
+      DATAWORKZ_API_KEY: emulator.apiKey,
+      DATAWORKZ_CONFIG_DIR: dir,
+    };
+    const started = performance.now();
+    const child = spawn(execPath, [...args, '--concurrency', String(concurrency)], {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    let peak: number | undefined;
+    const sampler = setInterval(() => {
+      const now = child.pid === undefined ? undefined : peakMiB(child.pid);
+      if (now !== undefined) peak = Math.max(peak ?? 0, now);
+    }, 100);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearInterval(sampler);
+    const seconds = (performance.now() - started) / 1000;
+    const summary = /(\d+) answered, (\d+) failed/.exec(stderr);
+    if (!summary) throw new Error(`the batch printed no summary (exit ${code}): ${stderr.slice(-300)}`);
+    return { seconds, answered: Number(summary[1]), failed: Number(summary[2]), peakMiB: peak };
+  } finally {
+    await emulator.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export interface BatchPlan {
+  /** Questions for each throughput run. */
+  questions: number;
+  /** Questions of the large run whose memory is compared with a small one's. */
+  memoryQuestions: number;
+}
+
+/**
+ * Batch throughput against its ideal: 32 in flight with a 200 ms answer latency is at most 160
+ * answers/s; under a 50 requests/s rate limit, at most 50/s with no question failed. And the CLI's
+ * peak memory over a large input next to a small one (it should not grow with the input).
+ */
+export async function measureCliBatch(execPath: string, plan: BatchPlan): Promise<SectionResult> {
+  const out: Measurement[] = [];
+  const latency = await runBatch(execPath, 'answer', plan.questions, 32, {
+    faults: [{ route: 'answerQnaQuestion', latencyMs: 200, times: plan.questions * 2 }],
+  });
+  const metric = 'answers/s, 32 in flight, 200 ms per answer';
+  out.push({
+    section,
+    metric,
+    subject: '@dataworkz/cli --batch',
+    unit: 'answers/s',
+    samples: [latency.answered / latency.seconds],
+    baseline: 'ideal: 32 / 0.2 s',
+    goals: [{ kind: 'ratio-min', value: 0.9 }],
+  });
+  out.push({ section, metric, subject: 'ideal: 32 / 0.2 s', unit: 'answers/s', samples: [160] });
+
+  const limited = await runBatch(execPath, 'answer', plan.questions, 32, {
+    limits: { rateLimit: 50, rateLimitBurst: 1 },
+  });
+  const limitedMetric = 'answers/s under a 50 requests/s rate limit';
+  out.push({
+    section,
+    metric: limitedMetric,
+    subject: '@dataworkz/cli --batch',
+    unit: 'answers/s',
+    samples: [limited.answered / limited.seconds],
+    baseline: 'the rate limit',
+    goals: [{ kind: 'ratio-min', value: 0.9 }],
+  });
+  out.push({ section, metric: limitedMetric, subject: 'the rate limit', unit: 'answers/s', samples: [50] });
+  out.push({
+    section,
+    metric: 'failed questions under the rate limit',
+    subject: '@dataworkz/cli --batch',
+    unit: 'questions',
+    samples: [limited.failed],
+    goals: [{ kind: 'max', value: 0 }],
+  });
+
+  const small = await runBatch(execPath, 'search', Math.min(1000, plan.memoryQuestions), 32, {});
+  const large = await runBatch(execPath, 'search', plan.memoryQuestions, 32, {});
+  if (small.peakMiB !== undefined && large.peakMiB !== undefined) {
+    const memoryMetric = 'peak RSS of the CLI';
+    out.push({
+      section,
+      metric: memoryMetric,
+      subject: `${plan.memoryQuestions.toLocaleString('en')} searches`,
+      unit: 'MiB',
+      samples: [large.peakMiB],
+      baseline: `${Math.min(1000, plan.memoryQuestions).toLocaleString('en')} searches`,
+      goals: [{ kind: 'ratio-max', value: 1.2 }],
+    });
+    out.push({
+      section,
+      metric: memoryMetric,
+      subject: `${Math.min(1000, plan.memoryQuestions).toLocaleString('en')} searches`,
+      unit: 'MiB',
+      samples: [small.peakMiB],
+    });
+  }
+  const notes = [
+    `Batch runs: ${latency.answered} answered in ${latency.seconds.toFixed(1)} s with latency; ${limited.answered} answered, ${limited.failed} failed in ${limited.seconds.toFixed(1)} s under the rate limit; ${large.answered} searches in ${large.seconds.toFixed(1)} s for memory.`,
+  ];
+  return { measurements: out, notes };
+}
