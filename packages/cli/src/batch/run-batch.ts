@@ -68,12 +68,19 @@ export async function runBatch(
   const answered = await readAnswered(output);
   // A first pass counts what is left to ask, for the progress bar.
   const toAsk = await countQuestions(options.batch, answered);
+  // Ctrl-C aborts the batch and, through their own controllers, the questions in flight: one listener
+  // each on a shared signal would pile up over a long batch.
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
+  const inFlight = new Set<AbortController>();
+  const onSigint = () => {
+    controller.abort();
+    for (const question of inFlight) question.abort();
+  };
   process.on('SIGINT', onSigint);
   const stream = createWriteStream(output, { flags: 'a' });
-  const write = async (record: Record<string, unknown>) => {
-    if (!stream.write(`${JSON.stringify(record)}\n`)) await once(stream, 'drain');
+  // Whole lines, in the order questions finish; the dispatch loop waits for the file when it lags.
+  const write = (record: Record<string, unknown>) => {
+    stream.write(`${JSON.stringify(record)}\n`);
   };
   let skipped = 0;
   let succeeded = 0;
@@ -82,43 +89,45 @@ export async function runBatch(
   const pending = new Set<Promise<void>>();
   const progress = await batchProgress(ctx.out, toAsk);
 
-  async function ask(question: Question): Promise<void> {
+  /** Asks one question until it is answered or fails (a rate-limited one waits and goes again). */
+  async function attempt(question: Question, signal: AbortSignal): Promise<void> {
     const began = performance.now();
-    let attempts = 0;
-    for (;;) {
-      attempts += 1;
+    for (let attempts = 1; ; attempts++) {
+      const timing = () => ({ ms: Math.round(performance.now() - began), attempts });
       try {
-        const fields = await work(question, controller.signal);
+        const fields = await work(question, signal);
         limit.succeeded();
         succeeded += 1;
-        await write({
-          id: question.id,
-          question: question.text,
-          status: 'ok',
-          ...fields,
-          ms: Math.round(performance.now() - began),
-          attempts,
-        });
+        write({ id: question.id, question: question.text, status: 'ok', ...fields, ...timing() });
         progress.done(false);
         return;
       } catch (error) {
         if (controller.signal.aborted) return; // asked again on the next run
         if (error instanceof Error && error.name === 'RateLimitError' && attempts < maxRateLimitedTries) {
-          await sleep(Math.max(limit.pauseMs(), 100), controller.signal);
+          await sleep(Math.max(limit.pauseMs(), 100), signal);
           continue;
         }
         failed += 1;
-        await write({
+        write({
           id: question.id,
           question: question.text,
           status: 'failed',
           error: errorFields(error),
-          ms: Math.round(performance.now() - began),
-          attempts,
+          ...timing(),
         });
         progress.done(true);
         return;
       }
+    }
+  }
+
+  async function ask(question: Question): Promise<void> {
+    const own = new AbortController();
+    inFlight.add(own);
+    try {
+      await attempt(question, own.signal);
+    } finally {
+      inFlight.delete(own);
     }
   }
 
@@ -130,6 +139,7 @@ export async function runBatch(
         continue;
       }
       while (pending.size >= limit.value) await Promise.race(pending);
+      if (stream.writableNeedDrain) await once(stream, 'drain');
       const pause = limit.pauseMs();
       if (pause > 0) await sleep(pause, controller.signal);
       if (controller.signal.aborted) break;
