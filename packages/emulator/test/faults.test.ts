@@ -1,6 +1,6 @@
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { streamAll } from './support/a2a.js';
+import { finalStatus, type StreamEvent, streamAll, transportFor, userMessage } from './support/a2a.js';
 import { call, obj, q } from './support/http.js';
 
 let emu: Emulator;
@@ -103,6 +103,50 @@ describe('fault injection', () => {
     await expect(
       streamAll(emu, seed.agents.orderStatus.agentId, { text: 'Where is order 1001?' }),
     ).rejects.toThrow();
+  });
+
+  it('cuts a stream after a given number of whole events, and the task can be resubscribed', async () => {
+    const agentId = seed.agents.orderStatus.agentId;
+    const whole = await streamAll(emu, agentId, { text: 'Where is order 1001?' });
+    expect(whole.length).toBeGreaterThan(3);
+    emu.faults.add({ route: 'streamAgent', dropAfterEvents: 2 });
+    const transport = transportFor(emu, agentId);
+    const seen: StreamEvent[] = [];
+    const run = async () => {
+      for await (const event of transport.sendMessageStream(
+        { message: userMessage({ text: 'Where is order 1001?' }, emu.extensionUri) },
+        { signal: AbortSignal.timeout(10_000) },
+      )) {
+        seen.push(event);
+      }
+    };
+    await expect(run()).rejects.toThrow();
+    // Exactly the events before the cut, each whole.
+    expect(seen).toHaveLength(2);
+    const first = seen[0];
+    if (first?.kind !== 'task') throw new Error('the stream did not start with the task');
+    const rest: StreamEvent[] = [];
+    for await (const event of transport.resubscribeTask(
+      { id: first.id },
+      { signal: AbortSignal.timeout(10_000) },
+    )) {
+      rest.push(event);
+    }
+    // A task still running resends the snapshot and its events to the final one; a finished one, the task.
+    const last = rest.at(-1);
+    const state = last?.kind === 'task' ? last.status.state : finalStatus(rest).status.state;
+    expect(state).toBe('completed');
+  });
+
+  it('refuses a dropAfterEvents that is not a count', async () => {
+    expect(() => emu.faults.add({ route: 'streamAgent', dropAfterEvents: -1 })).toThrow(/dropAfterEvents/);
+    expect(() => emu.faults.add({ route: 'streamAgent', dropAfterEvents: 1.5 })).toThrow(/dropAfterEvents/);
+    // Neither was kept: the next stream runs whole.
+    await expect(
+      streamAll(emu, seed.agents.orderStatus.agentId, { text: 'Where is order 1001?' }),
+    ).resolves.toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: 'status-update', final: true })]),
+    );
   });
 
   it('sends a truncated, invalid JSON body', async () => {

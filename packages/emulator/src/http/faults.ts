@@ -17,6 +17,11 @@ export interface FaultRule {
   body?: string | undefined;
   /** Destroy the socket before any response, or after the headers and part of the body or stream. */
   drop?: 'before-headers' | 'during-body' | undefined;
+  /**
+   * On a stream (such as the A2A stream endpoint): send this many whole events, then destroy the
+   * connection instead of writing the next one. A stream with no more events than that ends normally.
+   */
+  dropAfterEvents?: number | undefined;
   /** Answer 200 with a truncated, invalid JSON body (or a truncated stream event). */
   malformed?: boolean | undefined;
   /** Content type of the response, overriding the operation's own. */
@@ -70,6 +75,7 @@ const ruleKeys = new Set([
   'headers',
   'body',
   'drop',
+  'dropAfterEvents',
   'malformed',
   'contentType',
 ]);
@@ -120,6 +126,16 @@ export function checkFaultRule(value: unknown): FaultRule {
   if (rule.body !== undefined && typeof rule.body !== 'string') throw bad('body', 'a string');
   if (rule.drop !== undefined && rule.drop !== 'before-headers' && rule.drop !== 'during-body') {
     throw bad('drop', "'before-headers' or 'during-body'");
+  }
+  if (
+    rule.dropAfterEvents !== undefined &&
+    !(
+      Number.isInteger(rule.dropAfterEvents) &&
+      (rule.dropAfterEvents as number) >= 0 &&
+      (rule.dropAfterEvents as number) <= 100_000
+    )
+  ) {
+    throw bad('dropAfterEvents', 'an integer from 0 to 100000 (whole stream events sent before the cut)');
   }
   if (rule.malformed !== undefined && typeof rule.malformed !== 'boolean')
     throw bad('malformed', 'a boolean');

@@ -143,6 +143,12 @@ export class Reply {
     if (!stream || this.ended || this.outlet.closing.closed) return false;
     const frame = utf8(`data: ${JSON.stringify(value)}\n\n`);
     this.streamEvents += 1;
+    const cutAfter = this.fault?.dropAfterEvents;
+    // A connection lost between two events: the reader has every event before it, whole.
+    if (cutAfter !== undefined && this.streamEvents > cutAfter) {
+      this.fail(stream);
+      return false;
+    }
     if (this.fault?.drop === 'during-body' && this.streamEvents === 1) {
       stream.enqueue(frame.subarray(0, Math.max(1, Math.floor(frame.length / 2))));
       this.fail(stream);
