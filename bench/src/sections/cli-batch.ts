@@ -107,20 +107,29 @@ export async function measureCliBatch(execPath: string, plan: BatchPlan): Promis
   });
   out.push({ section, metric, subject: 'ideal: 32 / 0.2 s', unit: 'answers/s', samples: [160] });
 
+  // A bucket of 10, as gateways allow a small burst; the ideal counts it: the first 10 at once, then 50/s.
+  const burst = 10;
   const limited = await runBatch(execPath, 'answer', plan.questions, 32, {
-    limits: { rateLimit: 50, rateLimitBurst: 1 },
+    limits: { rateLimit: 50, rateLimitBurst: burst },
   });
-  const limitedMetric = 'answers/s under a 50 requests/s rate limit';
+  const limitedMetric = 'answers/s under a 50 requests/s rate limit (burst 10)';
+  const limitedIdeal = plan.questions / ((plan.questions - burst) / 50);
   out.push({
     section,
     metric: limitedMetric,
     subject: '@dataworkz/cli --batch',
     unit: 'answers/s',
     samples: [limited.answered / limited.seconds],
-    baseline: 'the rate limit',
+    baseline: 'ideal: 10 at once, then 50/s',
     goals: [{ kind: 'ratio-min', value: 0.9 }],
   });
-  out.push({ section, metric: limitedMetric, subject: 'the rate limit', unit: 'answers/s', samples: [50] });
+  out.push({
+    section,
+    metric: limitedMetric,
+    subject: 'ideal: 10 at once, then 50/s',
+    unit: 'answers/s',
+    samples: [limitedIdeal],
+  });
   out.push({
     section,
     metric: 'failed questions under the rate limit',
