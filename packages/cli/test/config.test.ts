@@ -97,7 +97,11 @@ describe('dataworkz completion', () => {
       'qna',
     ]);
     expect(complete('dataworkz qna s')).toBe('systems search');
-    expect(complete('dataworkz agents ask --c').split(' ').sort()).toEqual(['--context', '--continue']);
+    expect(complete('dataworkz agents ask --c').split(' ').sort()).toEqual([
+      '--concurrency',
+      '--context',
+      '--continue',
+    ]);
   });
 
   it('prints zsh and fish scripts, refused for another shell', async () => {
