@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
-import { type BrowserContext, chromium } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { build, type PreviewServer, preview } from 'vite';
 
 export const appRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -75,4 +75,15 @@ export async function startHarness(): Promise<Harness> {
     await close();
     throw error;
   }
+}
+
+/** A new page of the harness's browser, and the errors it reports (uncaught, or logged as errors). */
+export async function openPage(harness: Harness): Promise<{ page: Page; errors: string[] }> {
+  const page = await harness.browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  return { page, errors };
 }

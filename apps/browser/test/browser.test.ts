@@ -5,7 +5,7 @@ import Dataworkz from '@dataworkz/client';
 import { seed } from '@dataworkz/emulator';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appRoot, type Harness, startHarness } from './browser-harness.js';
+import { appRoot, type Harness, openPage, startHarness } from './browser-harness.js';
 
 const resultsDir = join(appRoot, 'test-results');
 const agentId = seed.agents.orderStatus.agentId;
@@ -14,15 +14,11 @@ const question = 'Can I return order 1002?';
 
 let harness: Harness;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 beforeAll(async () => {
   harness = await startHarness();
-  page = await harness.browser.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(message.text());
-  });
+  ({ page, errors: pageErrors } = await openPage(harness));
 });
 
 afterAll(async () => {

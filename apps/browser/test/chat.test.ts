@@ -2,21 +2,17 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appRoot, type Harness, startHarness } from './browser-harness.js';
+import { appRoot, type Harness, openPage, startHarness } from './browser-harness.js';
 
 const resultsDir = join(appRoot, 'test-results');
 
 let harness: Harness;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 beforeAll(async () => {
   harness = await startHarness();
-  page = await harness.browser.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(message.text());
-  });
+  ({ page, errors: pageErrors } = await openPage(harness));
 });
 
 afterAll(async () => {

@@ -2,7 +2,7 @@ import { Dataworkz } from '@dataworkz/client';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectMatchesSpec } from '../../emulator/test/support/spec.js';
-import { freshConfigDir, runCli } from './support/run-cli.js';
+import { cliEnv, freshConfigDir, runCli } from './support/run-cli.js';
 
 const orderStatus = seed.agents.orderStatus.agentId;
 
@@ -12,11 +12,7 @@ describe('dataworkz agents', () => {
   let dw: Dataworkz;
   beforeAll(async () => {
     emu = await startEmulator({ port: 0 });
-    env = {
-      DATAWORKZ_BASE_URL: emu.url,
-      DATAWORKZ_API_KEY: emu.apiKey,
-      DATAWORKZ_CONFIG_DIR: freshConfigDir(),
-    };
+    env = cliEnv(emu);
     dw = new Dataworkz({ baseUrl: emu.url, apiKey: emu.apiKey, logLevel: 'off' });
   });
   afterAll(() => emu.close());

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bin, freshConfigDir, runCli } from './support/run-cli.js';
+import { bin, cliEnv, freshConfigDir, runCli } from './support/run-cli.js';
 
 const supportKb = seed.systems.supportKb.systemId;
 const orderStatus = seed.agents.orderStatus.agentId;
@@ -44,7 +44,7 @@ describe('batch mode', () => {
   async function setUp(options: Parameters<typeof startEmulator>[0] = {}) {
     emu = await startEmulator({ port: 0, ...options });
     const dir = freshConfigDir();
-    const env = { DATAWORKZ_BASE_URL: emu.url, DATAWORKZ_API_KEY: emu.apiKey, DATAWORKZ_CONFIG_DIR: dir };
+    const env = cliEnv(emu, dir);
     return { emu, dir, env };
   }
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bin, freshConfigDir, runCli } from './support/run-cli.js';
+import { bin, cliEnv, freshConfigDir, runCli } from './support/run-cli.js';
 
 const supportKb = seed.systems.supportKb.systemId;
 const orderStatus = seed.agents.orderStatus.agentId;
@@ -11,11 +11,7 @@ describe('errors and exit codes', () => {
   let env: Record<string, string>;
   beforeAll(async () => {
     emu = await startEmulator({ port: 0, agentStepDelayMs: 300 });
-    env = {
-      DATAWORKZ_BASE_URL: emu.url,
-      DATAWORKZ_API_KEY: emu.apiKey,
-      DATAWORKZ_CONFIG_DIR: freshConfigDir(),
-    };
+    env = cliEnv(emu);
   });
   afterAll(() => emu.close());
 

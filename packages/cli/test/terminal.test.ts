@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshConfigDir } from './support/run-cli.js';
+import { cliEnv, freshConfigDir } from './support/run-cli.js';
 import { Terminal } from './support/terminal.js';
 
 const orderStatus = seed.agents.orderStatus.agentId;
@@ -18,11 +18,7 @@ describe('in a terminal', () => {
   };
   beforeAll(async () => {
     emu = await startEmulator({ port: 0, agentStepDelayMs: 400 });
-    env = {
-      DATAWORKZ_BASE_URL: emu.url,
-      DATAWORKZ_API_KEY: emu.apiKey,
-      DATAWORKZ_CONFIG_DIR: freshConfigDir(),
-    };
+    env = cliEnv(emu);
   });
   afterAll(async () => {
     for (const terminal of terminals) terminal.kill();

@@ -40,3 +40,15 @@ export function runCli(args: string[], env: Record<string, string>, input?: stri
     child.stdin.end(input);
   });
 }
+
+/** The environment that points the CLI at an emulator, with a configuration folder of its own. */
+export function cliEnv(
+  emulator: { url: string; apiKey: string },
+  configDir = freshConfigDir(),
+): Record<string, string> {
+  return {
+    DATAWORKZ_BASE_URL: emulator.url,
+    DATAWORKZ_API_KEY: emulator.apiKey,
+    DATAWORKZ_CONFIG_DIR: configDir,
+  };
+}
