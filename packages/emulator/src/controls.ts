@@ -1,5 +1,6 @@
 import type { FaultRule } from './http/faults.js';
 import type { RecordedRequest } from './http/recorder.js';
+import type { Service } from './service.js';
 
 /** What a test reads and steers on an emulator, whether it listens on a port or answers in process. */
 export interface EmulatorControls {
@@ -13,4 +14,24 @@ export interface EmulatorControls {
   readonly faults: { add(rule: FaultRule): void; clear(): void };
   /** A2A streams open right now. */
   readonly openStreams: number;
+}
+
+/**
+ * The controls of a service, joined with an adapter's own members (`url`, `fetch`, `close`...). The
+ * members are copied as descriptors, so getters such as `openStreams` stay live.
+ */
+export function withControls<T extends object>(service: Service, own: T): T & EmulatorControls {
+  const controls: EmulatorControls = {
+    apiKey: service.apiKey,
+    extensionUri: service.extensionUri,
+    get requests() {
+      return service.recorder.requests;
+    },
+    clearRequests: () => service.recorder.clear(),
+    faults: { add: (rule) => service.faults.add(rule), clear: () => service.faults.clear() },
+    get openStreams() {
+      return service.openStreams;
+    },
+  };
+  return Object.defineProperties(controls, Object.getOwnPropertyDescriptors(own)) as T & EmulatorControls;
 }

@@ -1,4 +1,4 @@
-import type { EmulatorControls } from './controls.js';
+import { type EmulatorControls, withControls } from './controls.js';
 import { toResponse } from './http/answer.js';
 import { readStreamBody } from './http/body.js';
 import { checkOptions, type EmulatorOptions } from './options.js';
@@ -66,22 +66,12 @@ export function createEmulator(options: InProcessOptions = {}): InProcessEmulato
     });
   }
 
-  return {
+  return withControls(service, {
     fetch: fetchHandler,
     ready: service.ready,
-    apiKey: service.apiKey,
-    extensionUri: service.extensionUri,
-    get requests() {
-      return service.recorder.requests;
-    },
-    clearRequests: () => service.recorder.clear(),
-    faults: { add: (rule) => service.faults.add(rule), clear: () => service.faults.clear() },
-    get openStreams() {
-      return service.openStreams;
-    },
     close: async () => {
       closed = true;
       await service.closeAll();
     },
-  };
+  });
 }

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { EmulatorControls } from './controls.js';
+import { type EmulatorControls, withControls } from './controls.js';
 import { loadDataDirectory } from './data/data-directory.js';
 import type { Answer } from './http/answer.js';
 import { answerClientError } from './http/client-error.js';
@@ -60,24 +60,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   url = `http://${host}:${address.port}`;
 
-  return {
+  return withControls(service, {
     url,
-    apiKey: service.apiKey,
-    extensionUri: service.extensionUri,
-    get requests() {
-      return service.recorder.requests;
-    },
-    clearRequests: () => service.recorder.clear(),
-    faults: { add: (rule) => service.faults.add(rule), clear: () => service.faults.clear() },
-    get openStreams() {
-      return service.openStreams;
-    },
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await Promise.all([closed, service.closeAll()]);
     },
-  };
+  });
 }
 
 /**
