@@ -48,6 +48,15 @@ export class ArtifactAssembly {
     }
   }
 
+  /**
+   * Starts again from a task's own record of its artifacts (a resumed run's snapshot): it holds every
+   * chunk sent so far, those the stream delivered and those it missed, so nothing is counted twice.
+   */
+  replace(artifacts: readonly A2AArtifact[]): void {
+    this.#byId.clear();
+    for (const artifact of artifacts) this.add(artifact, false);
+  }
+
   /** The artifacts so far, in the order they first arrived. */
   result(): A2AArtifact[] {
     const artifacts: A2AArtifact[] = [];

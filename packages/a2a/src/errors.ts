@@ -1,4 +1,5 @@
 import {
+  APIConnectionError,
   APIConnectionTimeoutError,
   DataworkzError,
   excerpt,
@@ -97,5 +98,27 @@ export class TaskFailedError extends DataworkzError {
     this.answer = answer;
     if (taskId !== undefined) this.taskId = taskId;
     if (contextId !== undefined) this.contextId = contextId;
+  }
+}
+
+/**
+ * The stream broke and the run could not get back to its task: every attempt to resubscribe (or to
+ * read the task) failed. `cause` is the last attempt's error, `streamError` the break itself.
+ */
+export class ResumeFailedError extends APIConnectionError {
+  override name = 'ResumeFailedError';
+  readonly taskId: string;
+  /** Attempts made to get back to the task. */
+  readonly resumeAttempts: number;
+  readonly streamError: DataworkzError;
+
+  constructor(taskId: string, attempts: number, streamError: DataworkzError, cause: unknown) {
+    super(
+      `The agent stream broke (${streamError.message}) and ${attempts} attempt${attempts === 1 ? '' : 's'} to resume task ${taskId} failed`,
+      { cause },
+    );
+    this.taskId = taskId;
+    this.resumeAttempts = attempts;
+    this.streamError = streamError;
   }
 }

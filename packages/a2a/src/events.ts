@@ -64,6 +64,27 @@ export interface AgentMessageEvent extends EventBase<A2AMessage> {
   text: string;
 }
 
+/**
+ * The stream broke and the run got back to its task (by resubscribing, or by reading the task when
+ * the agent refuses resubscription). Task updates and messages sent during the gap may be missing;
+ * the artifacts and the final answer are complete.
+ */
+export interface AgentResumedEvent extends EventBase<A2ATask | undefined> {
+  type: 'resumed';
+  /** How the run got back: a new subscription to the task, or reading it until it ends. */
+  via: 'resubscribe' | 'poll';
+  /** Time from the break to the task's snapshot, in ms. */
+  gapMs: number;
+  /** The attempts it took (1 when the first one succeeded). */
+  attempts: number;
+  /** What broke the stream. */
+  error: Error;
+  /** The task's state in the snapshot, when it came with one. */
+  state: TaskState | undefined;
+  /** The artifacts as they now stand, the snapshot's merged with what the stream had delivered. */
+  artifacts: A2AArtifact[];
+}
+
 /** An event of a kind this package does not know, passed through untouched. */
 export interface AgentUnknownEvent extends EventBase<unknown> {
   type: 'unknown';
@@ -76,6 +97,7 @@ export type AgentEvent =
   | AgentStatusEvent
   | AgentArtifactEvent
   | AgentMessageEvent
+  | AgentResumedEvent
   | AgentUnknownEvent;
 
 const ENDING_STATES = new Set<string>(['completed', 'failed', 'canceled', 'rejected']);

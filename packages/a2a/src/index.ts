@@ -39,6 +39,7 @@ export {
   JsonRpcError,
   NoLlmError,
   NotAStreamError,
+  ResumeFailedError,
   StreamEventTooLargeError,
   StreamIdleTimeoutError,
   StreamProtocolError,
@@ -48,12 +49,14 @@ export {
   type AgentArtifactEvent,
   type AgentEvent,
   type AgentMessageEvent,
+  type AgentResumedEvent,
   type AgentStatusEvent,
   type AgentTaskEvent,
   type AgentTaskUpdateEvent,
   type AgentUnknownEvent,
   SVC_STATUS_UPDATE,
 } from './events.js';
+export type { ResumeOptions } from './resume.js';
 export { AgentRun, type FinalAnswer } from './run.js';
 export {
   DEFAULT_IDLE_TIMEOUT_MS,

@@ -4,10 +4,14 @@ import { JsonRpcError, StreamProtocolError } from './errors.js';
 export type JsonRpcId = string | number;
 
 /** A JSON-RPC 2.0 request. Each HTTP request carries one, so one id suffices (as the SDK's transport does). */
-export function jsonRpcRequest(
-  method: string,
-  params: unknown,
-): { jsonrpc: '2.0'; id: JsonRpcId; method: string; params: unknown } {
+export interface JsonRpcRequest {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  method: string;
+  params: unknown;
+}
+
+export function jsonRpcRequest(method: string, params: unknown): JsonRpcRequest {
   return { jsonrpc: '2.0', id: 1, method, params };
 }
 

@@ -4,13 +4,15 @@ import {
   DataworkzError,
   type Redactor,
 } from '@dataworkz/client';
-import type { A2AArtifact, A2AMessage, A2AStreamEvent, TaskState } from './a2a-types.js';
+import type { A2AArtifact, A2AMessage, A2AStreamEvent, A2ATask, TaskState } from './a2a-types.js';
 import { ArtifactAssembly } from './artifacts.js';
-import { IncompleteStreamError, TaskFailedError } from './errors.js';
+import { IncompleteStreamError, ResumeFailedError, TaskFailedError } from './errors.js';
 import type { EventStreamReader } from './event-stream.js';
-import { type AgentEvent, textOf, toAgentEvents } from './events.js';
+import { type AgentEvent, type AgentResumedEvent, textOf, toAgentEvents } from './events.js';
 import { toRunError } from './failure.js';
 import { type JsonRpcId, streamEventOf } from './json-rpc.js';
+import { isRefusal, isStreamBreak, isTransient, pause, type ResumePolicy, resumeDelay } from './resume.js';
+import { endsRun, snapshotEvents, statusMessageIdOf } from './task-snapshot.js';
 
 /** The outcome of a run: the agent's response on its final event. */
 export interface FinalAnswer {
@@ -47,14 +49,23 @@ export interface RunOptions {
   redact?: Redactor | undefined;
   /** Longest time for the whole run, in ms; past it the run ends with APIConnectionTimeoutError. */
   timeoutMs?: number | undefined;
+  /** How to get back to the task when the stream breaks; undefined: the break ends the run. */
+  resume?: ResumePolicy | undefined;
 }
 
 const keepAsIs: Redactor = (value) => value;
 // setTimeout cannot wait longer than this; a longer time-out means "none".
 const MAX_TIMER_MS = 2_147_483_647;
 
-/** Opens the stream; given the run's signal, which closes the connection when aborted. */
-export type OpenStream = (signal: AbortSignal) => Promise<OpenedStream>;
+/** How a run reaches its agent; each call is given the run's signal, which closes the connection when aborted. */
+export interface RunConnection {
+  /** Sends the message and opens its event stream. */
+  open(signal: AbortSignal): Promise<OpenedStream>;
+  /** Opens a new event stream of a task already running (it starts with the task as it stands). */
+  resubscribe(taskId: string, signal: AbortSignal): Promise<OpenedStream>;
+  /** Reads the task as it stands. */
+  getTask(taskId: string, signal: AbortSignal): Promise<A2ATask>;
+}
 
 interface Settled {
   promise: Promise<FinalAnswer>;
@@ -95,7 +106,8 @@ function finalAnswerOf(event: AgentEvent, artifacts: A2AArtifact[]): FinalAnswer
  * the loop, `abort()` or the caller's signal closes the connection.
  */
 export class AgentRun implements AsyncIterable<AgentEvent> {
-  readonly #open: OpenStream;
+  readonly #connection: RunConnection;
+  readonly #resume: ResumePolicy | undefined;
   readonly #controller = new AbortController();
   readonly #final = settled();
   #started = false;
@@ -105,9 +117,10 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
   readonly #timeoutMs: number | undefined;
 
   /** @internal Runs are made by `streamAgent`. */
-  constructor(open: OpenStream, options: RunOptions = {}) {
+  constructor(connection: RunConnection, options: RunOptions = {}) {
     const { signal } = options;
-    this.#open = open;
+    this.#connection = connection;
+    this.#resume = options.resume;
     this.#redact = options.redact ?? keepAsIs;
     this.#timeoutMs = options.timeoutMs;
     if (signal) {
@@ -142,17 +155,15 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
   [Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
     if (this.#started) throw new DataworkzError('An agent run can be iterated only once.');
     this.#started = true;
-    return new RunIterator(
-      this.#open,
-      this.#controller,
-      this.#final,
-      this.#redact,
-      this.#timeoutMs,
-      (event) => {
+    return new RunIterator(this.#connection, this.#controller, this.#final, {
+      redact: this.#redact,
+      timeoutMs: this.#timeoutMs,
+      resume: this.#resume,
+      seen: (event) => {
         this.#taskId = event.taskId ?? this.#taskId;
         this.#contextId = event.contextId ?? this.#contextId;
       },
-    );
+    });
   }
 
   /** The agent's response. Rejects with TaskFailedError when the task failed, and with the stream's error. */
@@ -191,16 +202,32 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
 
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 
+interface IteratorOptions {
+  redact: Redactor;
+  timeoutMs: number | undefined;
+  resume: ResumePolicy | undefined;
+  seen: (event: AgentEvent) => void;
+}
+
+/** A break the run is getting over: when it happened, what it was, and the last attempt's error. */
+interface Gap {
+  since: number;
+  error: DataworkzError;
+  lastError: unknown;
+  via: 'resubscribe' | 'poll';
+}
+
 /**
  * The events of a run. Written out rather than as an async generator: an event already parsed is
  * handed over in an already-settled promise, without a generator's queue between the socket and the loop.
  */
 class RunIterator implements AsyncIterator<AgentEvent, undefined> {
-  readonly #open: OpenStream;
+  readonly #connection: RunConnection;
   readonly #controller: AbortController;
   readonly #final: Settled;
   readonly #redact: Redactor;
   readonly #seen: (event: AgentEvent) => void;
+  readonly #resume: ResumePolicy | undefined;
   #runTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #artifacts = new ArtifactAssembly();
   #stream: OpenedStream | undefined;
@@ -217,20 +244,37 @@ class RunIterator implements AsyncIterator<AgentEvent, undefined> {
   #reading: Promise<unknown> | undefined;
   /** The run's signal fired (kept as a field: reading `signal.aborted` per event is measurably slow). */
   #aborted = false;
+  /** The task the stream named: what a resumed run gets back to. */
+  #taskId: string | undefined;
+  /** The id of the last status message delivered, so a snapshot's copy of it is not delivered twice. */
+  #statusMessageId: string | undefined;
+  #state: TaskState | undefined;
+  /** The break being got over, until the task's snapshot arrives. */
+  #gap: Gap | undefined;
+  /** Attempts since the stream last delivered something new. */
+  #attempts = 0;
+  /** The stream is a resubscription whose first event, the task as it stands, has not come yet. */
+  #awaitingSnapshot = false;
+  /** The stream is a resubscription that has delivered nothing beyond its snapshot yet. */
+  #resubscribed = false;
+  /** The agent refused resubscription: the task is read until it ends. */
+  #polling = false;
+  /** A poll is due without waiting (right after an attempt's own delay). */
+  #pollNow = false;
 
   constructor(
-    open: OpenStream,
+    connection: RunConnection,
     controller: AbortController,
     final: Settled,
-    redact: Redactor,
-    timeoutMs: number | undefined,
-    seen: (event: AgentEvent) => void,
+    options: IteratorOptions,
   ) {
-    this.#open = open;
+    this.#connection = connection;
     this.#controller = controller;
     this.#final = final;
-    this.#redact = redact;
-    this.#seen = seen;
+    this.#redact = options.redact;
+    this.#seen = options.seen;
+    this.#resume = options.resume;
+    const { timeoutMs } = options;
     const signal = controller.signal;
     if (timeoutMs !== undefined && timeoutMs < MAX_TIMER_MS && !signal.aborted) {
       this.#runTimer = setTimeout(() => {
@@ -301,30 +345,181 @@ class RunIterator implements AsyncIterator<AgentEvent, undefined> {
   }
 
   async #read(): Promise<IteratorResult<AgentEvent, undefined>> {
-    try {
-      if (this.#controller.signal.aborted) throw this.#abortError();
-      this.#stream ??= await this.#open(this.#controller.signal);
-      for (;;) {
-        const event = this.#take();
-        if (event) return { done: false, value: event };
-        if (this.#closed) return DONE;
-        const batch = await this.#stream.reader.read();
-        if (batch === undefined) throw new IncompleteStreamError(this.#last);
-        this.#batch = batch;
-        this.#batchIndex = 0;
+    for (;;) {
+      try {
+        return await (this.#polling ? this.#poll() : this.#readStream());
+      } catch (error) {
+        if (!this.#canResume(error)) throw this.#fail(error);
+        try {
+          await this.#recover(error as DataworkzError);
+        } catch (failure) {
+          throw this.#fail(failure);
+        }
       }
-    } catch (error) {
-      throw this.#fail(error);
     }
+  }
+
+  async #readStream(): Promise<IteratorResult<AgentEvent, undefined>> {
+    if (this.#controller.signal.aborted) throw this.#abortError();
+    this.#stream ??= await this.#connection.open(this.#controller.signal);
+    for (;;) {
+      const event = this.#take();
+      if (event) return { done: false, value: event };
+      if (this.#closed) return DONE;
+      const batch = await this.#stream.reader.read();
+      if (batch === undefined) throw new IncompleteStreamError(this.#last);
+      this.#batch = batch;
+      this.#batchIndex = 0;
+    }
+  }
+
+  /** Reads the task until it changes (or ends), for an agent that refuses resubscription. */
+  async #poll(): Promise<IteratorResult<AgentEvent, undefined>> {
+    const policy = this.#resume as ResumePolicy;
+    for (;;) {
+      const event = this.#take();
+      if (event) return { done: false, value: event };
+      if (this.#closed) return DONE;
+      if (!this.#pollNow) await pause(policy.pollIntervalMs, this.#controller.signal);
+      this.#pollNow = false;
+      const task = await this.#connection.getTask(this.#taskId as string, this.#controller.signal);
+      this.#snapshot(task);
+      this.#attempts = 0;
+    }
+  }
+
+  /** Whether a failure is a break the run can get over: resuming is on and the task is known. */
+  #canResume(error: unknown): boolean {
+    if (!this.#resume || this.#taskId === undefined || this.#aborted || this.#answered || this.#closed)
+      return false;
+    return this.#polling ? isTransient(error) : isStreamBreak(error);
+  }
+
+  /**
+   * Gets back to the task after a break: waits, then resubscribes, until a stream opens or the
+   * attempts run out. A refusal turns to polling; a stream that ends right after its snapshot too,
+   * since that agent will not stream the rest.
+   */
+  async #recover(error: DataworkzError): Promise<void> {
+    const policy = this.#resume as ResumePolicy;
+    const taskId = this.#taskId as string;
+    const signal = this.#controller.signal;
+    const gap: Gap = this.#gap ?? { since: Date.now(), error, lastError: error, via: 'resubscribe' };
+    this.#gap = gap;
+    gap.lastError = error;
+    this.#stream?.reader.cancel();
+    this.#stream = undefined;
+    this.#batch = [];
+    this.#batchIndex = 0;
+    // A resubscription that ends right after its snapshot: this agent will not stream the rest.
+    const snapshotOnly = this.#resubscribed && !this.#awaitingSnapshot;
+    if (!this.#polling && snapshotOnly && error instanceof IncompleteStreamError) this.#startPolling(gap);
+    for (;;) {
+      if (this.#attempts >= policy.maxAttempts) {
+        throw new ResumeFailedError(taskId, this.#attempts, gap.error, gap.lastError);
+      }
+      this.#attempts += 1;
+      await pause(resumeDelay(policy, this.#attempts), signal);
+      if (this.#polling) {
+        this.#pollNow = true;
+        return;
+      }
+      try {
+        this.#stream = await this.#connection.resubscribe(taskId, signal);
+        this.#awaitingSnapshot = true;
+        this.#resubscribed = true;
+        return;
+      } catch (failure) {
+        if (this.#aborted) throw failure;
+        if (isRefusal(failure)) {
+          this.#startPolling(gap);
+          this.#pollNow = true;
+          return;
+        }
+        if (!isTransient(failure)) throw failure;
+        gap.lastError = failure;
+      }
+    }
+  }
+
+  #startPolling(gap: Gap): void {
+    this.#polling = true;
+    gap.via = 'poll';
   }
 
   #decode(data: string): void {
     const raw = streamEventOf(data, (this.#stream as OpenedStream).id);
     this.#last = raw;
-    const events = toAgentEvents(raw);
+    if (this.#awaitingSnapshot) {
+      this.#awaitingSnapshot = false;
+      if (raw.kind === 'task') {
+        this.#snapshot(raw);
+        return;
+      }
+      // No snapshot first: the gap is over all the same.
+      const resumed = this.#resumedEvent(undefined);
+      this.#progress(raw);
+      this.#deliver([resumed, ...toAgentEvents(raw)]);
+      return;
+    }
+    this.#progress(raw);
+    this.#deliver(toAgentEvents(raw));
+  }
+
+  /** A stream event beyond a snapshot: the stream works again, and its status is remembered. */
+  #progress(raw: A2AStreamEvent): void {
+    this.#attempts = 0;
+    this.#resubscribed = false;
+    if (raw.kind !== 'status-update' && raw.kind !== 'task') return;
+    this.#state = raw.status?.state ?? this.#state;
+    this.#statusMessageId = raw.status?.message?.messageId ?? this.#statusMessageId;
+  }
+
+  /**
+   * A task as it stands, after a break: its artifacts replace the assembled ones (they hold every
+   * chunk so far), and its status is delivered unless it is what the stream last delivered.
+   */
+  #snapshot(task: A2ATask): void {
+    this.#artifacts.replace(Array.isArray(task.artifacts) ? task.artifacts : []);
+    const state = task.status?.state;
+    const news =
+      this.#gap !== undefined ||
+      endsRun(state) ||
+      state !== this.#state ||
+      statusMessageIdOf(task) !== this.#statusMessageId;
+    const events: AgentEvent[] = [];
+    if (this.#gap) events.push(this.#resumedEvent(task));
+    if (news) events.push(...snapshotEvents(task, this.#statusMessageId));
+    this.#last = task;
+    this.#state = state ?? this.#state;
+    this.#statusMessageId = statusMessageIdOf(task) ?? this.#statusMessageId;
+    this.#deliver(events);
+  }
+
+  #resumedEvent(task: A2ATask | undefined): AgentResumedEvent {
+    const gap = this.#gap as Gap;
+    this.#gap = undefined;
+    return {
+      type: 'resumed',
+      taskId: this.#taskId,
+      contextId: task?.contextId,
+      final: false,
+      raw: task,
+      via: gap.via,
+      gapMs: Date.now() - gap.since,
+      attempts: this.#attempts,
+      error: gap.error,
+      state: task?.status?.state,
+      artifacts: this.#artifacts.result(),
+    };
+  }
+
+  /** Hands events over (replacing those delivered), and settles the answer at the final one. */
+  #deliver(events: AgentEvent[]): void {
     let finalEvent: AgentEvent | undefined;
     for (const event of events) {
       this.#seen(event);
+      this.#taskId = event.taskId ?? this.#taskId;
       if (event.type === 'artifact') this.#artifacts.add(event.artifact, event.append);
       if (event.final && !finalEvent) finalEvent = event;
     }
@@ -335,7 +530,7 @@ class RunIterator implements AsyncIterator<AgentEvent, undefined> {
       this.#answered = true;
       const answer = finalAnswerOf(finalEvent, this.#artifacts.result());
       if (FAILED_STATES.has(answer.state)) {
-        const redact = (this.#stream as OpenedStream).redact;
+        const redact = this.#stream?.redact ?? this.#redact;
         // The agent's text is redacted before the message quotes (and cuts) it.
         const reason = redact(answer.answer);
         this.#final.reject(

@@ -17,10 +17,12 @@ import type { A2AMessage, A2APart } from './a2a-types.js';
 import { getAgentCard } from './agent-card.js';
 import { agentEndpoint } from './endpoint.js';
 import { EventStreamReader } from './event-stream.js';
-import { jsonRpcRequest } from './json-rpc.js';
+import { type JsonRpcRequest, jsonRpcRequest } from './json-rpc.js';
 import { userMessage } from './message.js';
-import { AgentRun, type OpenedStream } from './run.js';
+import { type ResumeOptions, resumePolicy } from './resume.js';
+import { AgentRun, type OpenedStream, type RunConnection } from './run.js';
 import { postForEventStream } from './stream-request.js';
+import { getTask } from './tasks.js';
 
 // A log line about a skipped event quotes at most this much of it.
 const SKIPPED_LINE_CHARS = 200;
@@ -68,6 +70,12 @@ export interface StreamAgentOptions {
   timeout?: number | undefined;
   /** Largest single event before StreamEventTooLargeError. */
   maxEventBytes?: number | undefined;
+  /**
+   * When the stream breaks after the task is named and before its final event (a reset, a cut body,
+   * an idle time-out), resubscribe to the task, or read it until it ends when the agent refuses; a
+   * `resumed` event marks the gap. On by default; `false` lets the break end the run. Aborting never resumes.
+   */
+  resume?: boolean | ResumeOptions | undefined;
 }
 
 function nonNegative(name: string, value: number | undefined, fallback: number): number {
@@ -135,15 +143,11 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
   const headersTimeoutMs = positive('headersTimeoutMs', options.headersTimeoutMs);
   const runTimeoutMs = positive('timeout', options.timeout);
 
-  async function open(signal: AbortSignal): Promise<OpenedStream> {
-    let sent: A2AMessage = message;
-    let extensionUri: string | undefined;
-    if (contextValues !== undefined) {
-      extensionUri = options.extensionUri ?? (await providedValuesUriFor(dw, id, signal));
-      sent = withProvidedValues(message, contextValues, extensionUri);
-    }
-    const header = extensionsHeader(extensionUri, options.extensions);
-    const request = jsonRpcRequest('message/stream', { message: sent });
+  const resume = resumePolicy(options.resume);
+  // The extension header of the message's request, which a resubscription sends again.
+  let header: string | undefined;
+
+  async function post(request: JsonRpcRequest, signal: AbortSignal): Promise<OpenedStream> {
     const { body, redact } = await postForEventStream(
       dw,
       endpoint,
@@ -158,5 +162,25 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
     return { reader: new EventStreamReader(body, { ...limits, signal, skipped }), id: request.id, redact };
   }
 
-  return new AgentRun(open, { signal: options.signal, redact: dw.redact, timeoutMs: runTimeoutMs });
+  const connection: RunConnection = {
+    async open(signal) {
+      let sent: A2AMessage = message;
+      let extensionUri: string | undefined;
+      if (contextValues !== undefined) {
+        extensionUri = options.extensionUri ?? (await providedValuesUriFor(dw, id, signal));
+        sent = withProvidedValues(message, contextValues, extensionUri);
+      }
+      header = extensionsHeader(extensionUri, options.extensions);
+      return post(jsonRpcRequest('message/stream', { message: sent }), signal);
+    },
+    resubscribe: (taskId, signal) => post(jsonRpcRequest('tasks/resubscribe', { id: taskId }), signal),
+    getTask: (taskId, signal) => getTask(dw, id, taskId, { signal }),
+  };
+
+  return new AgentRun(connection, {
+    signal: options.signal,
+    redact: dw.redact,
+    timeoutMs: runTimeoutMs,
+    resume,
+  });
 }

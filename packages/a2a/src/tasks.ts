@@ -1,9 +1,9 @@
-import type { Task } from '@a2a-js/sdk';
-import { JsonRpcTransport } from '@a2a-js/sdk/client';
 import { type Dataworkz, InvalidParameterError } from '@dataworkz/client';
 import type { A2ATask } from './a2a-types.js';
 import { agentEndpoint } from './endpoint.js';
+import { StreamProtocolError } from './errors.js';
 import { toRunError } from './failure.js';
+import { callAgentRpc } from './unary-rpc.js';
 
 export interface TaskCallOptions {
   /** Aborting cancels the request; it rejects with APIUserAbortError. */
@@ -17,21 +17,24 @@ export interface GetTaskOptions extends TaskCallOptions {
   historyLength?: number | undefined;
 }
 
-type TaskCall = (transport: JsonRpcTransport, taskId: string, signal: AbortSignal) => Promise<Task>;
+function isTask(value: unknown): value is A2ATask {
+  if (typeof value !== 'object' || value === null) return false;
+  const { id, status } = value as { id?: unknown; status?: unknown };
+  return typeof id === 'string' && typeof status === 'object' && status !== null;
+}
 
-// The SDK's transport does the JSON-RPC request and response for these one-shot calls; the client's
-// authorizedFetch adds the credential, maps HTTP statuses to its errors, refreshes a token after a
-// 401, and bounds the call's time and the body the SDK reads (maxResponseBytes).
+// The client's authorizedFetch adds the credential, maps HTTP statuses to its errors, refreshes a
+// token after a 401, and bounds the call's time and the body read (maxResponseBytes).
 async function callTask(
   dw: Dataworkz,
   operation: string,
+  method: string,
   agentId: string,
-  taskId: string,
+  params: { id: string; historyLength?: number },
   options: TaskCallOptions,
-  call: TaskCall,
 ): Promise<A2ATask> {
   const { signal, timeout } = options;
-  if (typeof taskId !== 'string' || taskId === '') {
+  if (typeof params.id !== 'string' || params.id === '') {
     throw new InvalidParameterError('taskId', 'taskId must be a non-empty string.');
   }
   const controller = new AbortController();
@@ -39,16 +42,13 @@ async function callTask(
   if (signal?.aborted) onAbort();
   signal?.addEventListener('abort', onAbort, { once: true });
   let response: Response | undefined;
-  const transport = new JsonRpcTransport({
-    endpoint: agentEndpoint(dw.baseUrl, agentId),
-    fetchImpl: async (input, init) => {
-      const url = input instanceof Request ? input.url : input;
-      response = await dw.authorizedFetch(url, { ...init, timeout, operation });
-      return response;
-    },
-  });
   try {
-    return (await call(transport, taskId, controller.signal)) as A2ATask;
+    const call = { signal: controller.signal, timeout, operation };
+    const result = await callAgentRpc(dw, agentEndpoint(dw.baseUrl, agentId), method, params, call, (r) => {
+      response = r;
+    });
+    if (!isTask(result)) throw new StreamProtocolError(`${operation}: the agent's result is not a task`);
+    return result;
   } catch (error) {
     throw dw.redact(toRunError(error, controller.signal, "The agent's response"), response);
   } finally {
@@ -67,9 +67,8 @@ export async function getTask(
   if (historyLength !== undefined && !(Number.isInteger(historyLength) && historyLength >= 0)) {
     throw new InvalidParameterError('historyLength', 'historyLength must be a non-negative integer.');
   }
-  return callTask(dw, 'getTask', agentId, taskId, options, (transport, id, signal) =>
-    transport.getTask(historyLength === undefined ? { id } : { id, historyLength }, { signal }),
-  );
+  const params = historyLength === undefined ? { id: taskId } : { id: taskId, historyLength };
+  return callTask(dw, 'getTask', 'tasks/get', agentId, params, options);
 }
 
 /** Asks the agent to cancel a running task (A2A `tasks/cancel`); resolves with the task as it then stands. */
@@ -79,7 +78,5 @@ export async function cancelTask(
   taskId: string,
   options: TaskCallOptions = {},
 ): Promise<A2ATask> {
-  return callTask(dw, 'cancelTask', agentId, taskId, options, (transport, id, signal) =>
-    transport.cancelTask({ id }, { signal }),
-  );
+  return callTask(dw, 'cancelTask', 'tasks/cancel', agentId, { id: taskId }, options);
 }

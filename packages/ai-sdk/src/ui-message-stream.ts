@@ -1,4 +1,5 @@
 import {
+  type A2AArtifact,
   type A2APart,
   type AgentEvent,
   type AgentRun,
@@ -60,6 +61,10 @@ function sourcesOf(parts: readonly A2APart[] | undefined): { url: string; title?
   return sources;
 }
 
+function artifactText(artifact: A2AArtifact): string {
+  return artifact.parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
+}
+
 function partsOf(event: AgentEvent): readonly A2APart[] | undefined {
   if (event.type === 'artifact') return event.artifact.parts;
   if (event.type === 'status') return event.message?.parts;
@@ -87,6 +92,8 @@ export function toUIMessageStream(
       );
       let textId: string | undefined;
       let streamedText = false;
+      // The artifact text sent so far, so a resumed run can send what its gap held back.
+      let sentArtifactText = '';
       let steps = 0;
       const seenSources = new Set<string>();
       const text = (delta: string) => {
@@ -110,7 +117,16 @@ export function toUIMessageStream(
         }
         if (event.type === 'artifact') {
           text(event.text);
+          sentArtifactText += event.text;
           streamedText ||= event.text !== '';
+        } else if (event.type === 'resumed') {
+          // The chunks sent during the gap are in the task's artifacts: the text goes on from there.
+          const whole = event.artifacts.map(artifactText).join('');
+          if (whole.startsWith(sentArtifactText)) {
+            text(whole.slice(sentArtifactText.length));
+            sentArtifactText = whole;
+            streamedText ||= whole !== '';
+          }
         } else if (event.final && (event.type === 'status' || event.type === 'message') && !streamedText) {
           // The final message carries the answer when no artifact streamed it.
           text(event.text);

@@ -21,6 +21,16 @@ async function readMessage(stream: ReadableStream<unknown>): Promise<DataworkzUI
   return last;
 }
 
+/** How many stream events come before the first answer chunk. */
+async function countEventsBeforeChunks(client: Dataworkz): Promise<number> {
+  let count = 0;
+  for await (const event of streamAgent(client, orderStatus, { text: 'Where is order 1001?' })) {
+    if (event.type === 'artifact') return count;
+    count += 1;
+  }
+  throw new Error('The answer came without artifact chunks.');
+}
+
 describe('toUIMessageStream', () => {
   let emu: Emulator;
   let dw: Dataworkz;
@@ -47,6 +57,37 @@ describe('toUIMessageStream', () => {
     expect(message.metadata?.state).toBe('completed');
     expect(message.metadata?.taskId).toBe(run.taskId);
     expect(message.metadata?.contextId).toBe(run.contextId);
+  });
+
+  it('a run cut in the middle of its answer chunks still streams the whole answer, once', async () => {
+    const chunked = await startEmulator({
+      port: 0,
+      apiKeys: [apiKey],
+      agentStepDelayMs: 5,
+      answerArtifactChunkChars: 10,
+    });
+    try {
+      const client = new Dataworkz({ baseUrl: chunked.url, apiKey, logLevel: 'off', maxRetries: 0 });
+      const uncut = await streamAgent(client, orderStatus, { text: 'Where is order 1001?' }).finalAnswer();
+      const chunks = Math.ceil(uncut.answer.length / 10);
+      // Two chunks streamed, then the connection drops; the rest arrives on the resubscription.
+      const eventsBeforeChunks = await countEventsBeforeChunks(client);
+      chunked.faults.add({ route: 'streamAgent', dropAfterEvents: eventsBeforeChunks + 2, times: 1 });
+      const run = streamAgent(client, orderStatus, {
+        text: 'Where is order 1001?',
+        resume: { initialDelayMs: 5, maxDelayMs: 5 },
+      });
+      const message = await readMessage(toUIMessageStream(run));
+      const texts = message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : []));
+      expect(texts).toEqual([uncut.answer]);
+      expect(chunks).toBeGreaterThan(3);
+      const methods = chunked.requests
+        .filter((request) => request.path.endsWith('/stream'))
+        .map((request) => (JSON.parse(request.body) as { method: string }).method);
+      expect(methods.at(-1)).toBe('tasks/resubscribe');
+    } finally {
+      await chunked.close();
+    }
   });
 
   it('turns a question back into text and an input-required part, and the reply continues the task', async () => {

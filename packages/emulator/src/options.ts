@@ -30,6 +30,12 @@ export interface EmulatorOptions {
   noDefaultLlm?: boolean | undefined;
   /** Pause before each task update of a stream, to show progress the way a real agent does. Default 0. */
   agentStepDelayMs?: number | undefined;
+  /**
+   * Also stream each answer as an artifact, in chunks of this many characters, before the final status,
+   * as A2A agents that stream their output do. Default 0: off, since the service sends the answer in
+   * the final status alone.
+   */
+  answerArtifactChunkChars?: number | undefined;
   /** Bounds on sizes, counts and times; see the README's limits table. */
   limits?: EmulatorLimits | undefined;
   /**
@@ -44,7 +50,7 @@ export interface EmulatorOptions {
 
 /** Throws a TypeError naming the first option that cannot work (limits are checked with the limits). */
 export function checkOptions(options: EmulatorOptions): void {
-  const { port, agentStepDelayMs, embed } = options;
+  const { port, agentStepDelayMs, answerArtifactChunkChars, embed } = options;
   if (embed !== undefined && embed !== false && typeof embed !== 'function') {
     throw new TypeError('Option embed must be a function from texts to vectors, or false');
   }
@@ -56,5 +62,15 @@ export function checkOptions(options: EmulatorOptions): void {
     !(Number.isInteger(agentStepDelayMs) && agentStepDelayMs >= 0 && agentStepDelayMs < 2 ** 31)
   ) {
     throw new TypeError('Option agentStepDelayMs must be a non-negative integer of milliseconds');
+  }
+  if (
+    answerArtifactChunkChars !== undefined &&
+    !(
+      Number.isInteger(answerArtifactChunkChars) &&
+      answerArtifactChunkChars >= 0 &&
+      answerArtifactChunkChars < 2 ** 31
+    )
+  ) {
+    throw new TypeError('Option answerArtifactChunkChars must be a non-negative integer of characters');
   }
 }

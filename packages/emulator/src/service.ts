@@ -102,7 +102,16 @@ export function createService(options: EmulatorOptions, extendDataset?: DatasetS
     const dataset = seededDataset({ noDefaultLlm: options.noDefaultLlm ?? false });
     if (extendDataset) await extendDataset(dataset);
     const state = await ServiceState.create(dataset, { embed: options.embed });
-    a2a = new A2AServer(state, extensionUri, { ...limits, stepDelayMs: options.agentStepDelayMs ?? 0 }, log);
+    a2a = new A2AServer(
+      state,
+      extensionUri,
+      {
+        ...limits,
+        stepDelayMs: options.agentStepDelayMs ?? 0,
+        answerChunkChars: options.answerArtifactChunkChars ?? 0,
+      },
+      log,
+    );
     return operationsFor(state, a2a, questions, limits, extensionUri);
   })();
   const ready = built.then(() => undefined);

@@ -52,6 +52,35 @@ describe('the A2A stream, read with the raw @a2a-js/sdk 0.3.14 client', () => {
     });
   });
 
+  it('streams the answer as artifact chunks before the final status when answerArtifactChunkChars is set', async () => {
+    const chunked = await startEmulator({ apiKeys: ['chunk-key'], answerArtifactChunkChars: 16 });
+    try {
+      const events = await streamAll(chunked, orderStatus, { text: 'Where is order 1001?' });
+      const chunks = events.filter((event) => event.kind === 'artifact-update');
+      const answer = answerText(finalStatus(events));
+      expect(chunks).toHaveLength(Math.ceil(answer.length / 16));
+      expect(chunks.map((chunk) => chunk.append)).toEqual(chunks.map((_chunk, index) => index > 0));
+      expect(chunks.map((chunk) => chunk.lastChunk)).toEqual(
+        chunks.map((_c, index) => index === chunks.length - 1),
+      );
+      expect(new Set(chunks.map((chunk) => chunk.artifact.artifactId)).size).toBe(1);
+      const text = chunks.flatMap((chunk) =>
+        chunk.artifact.parts.map((part) => (part.kind === 'text' ? part.text : '')),
+      );
+      expect(text.join('')).toBe(answer);
+      // The chunks come after the steps, and the final status still carries the whole answer.
+      expect(events.findIndex((event) => event.kind === 'artifact-update')).toBeGreaterThan(
+        events.findLastIndex((event) => event.kind === 'status-update' && !event.final),
+      );
+      expect(events.at(-1)).toMatchObject({ kind: 'status-update', final: true });
+    } finally {
+      await chunked.close();
+    }
+    await expect(startEmulator({ answerArtifactChunkChars: -1 })).rejects.toThrow(
+      /answerArtifactChunkChars must be a non-negative integer/,
+    );
+  });
+
   it('joins three systems for a return question: orders API, customer table and the returns policy', async () => {
     const events = await streamAll(emu, orderStatus, { text: 'Can I still return order 1002?' });
     expect(taskUpdates(events).map((u) => u.tool ?? u.type)).toEqual([

@@ -36,9 +36,19 @@ export async function runTurn(
     const run = streamAgent(dw, agentId, options);
     for await (const event of run as AsyncIterable<AgentEvent>) {
       // Several events can come from one stream event (its task updates); print that event once.
-      if (out.json && event.raw !== lastRaw) process.stdout.write(`${JSON.stringify(event.raw)}\n`);
+      if (out.json && event.raw !== undefined && event.raw !== lastRaw)
+        process.stdout.write(`${JSON.stringify(event.raw)}\n`);
       lastRaw = event.raw;
       if (event.type === 'task-update') status.step(event.data.message ?? event.data.name ?? event.data.type);
+      else if (event.type === 'resumed' && !out.json) {
+        // The answer is whole; only the steps shown may have gaps.
+        const seconds = (event.gapMs / 1000).toFixed(1);
+        out.error(
+          out.colors.yellow(
+            `The connection broke; resumed after ${seconds} s (some steps may not be shown).`,
+          ),
+        );
+      }
     }
     return await run.finalAnswer();
   } finally {

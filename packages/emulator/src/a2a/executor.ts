@@ -1,4 +1,4 @@
-import type { Message, Task, TaskState, TaskStatusUpdateEvent } from '@a2a-js/sdk';
+import type { Message, Task, TaskArtifactUpdateEvent, TaskState, TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext, User } from '@a2a-js/sdk/server';
 import { runAgent } from '../agents/engine.js';
 import { type AgentDefinition, AgentRunError, type AgentStep } from '../agents/model.js';
@@ -31,7 +31,7 @@ export class DataworkzAgentExecutor implements AgentExecutor {
     private readonly sources: ToolSources,
     private readonly conversations: ConversationStore,
     private readonly extensionUri: string,
-    private readonly stepDelayMs: number,
+    private readonly pace: { stepDelayMs: number; answerChunkChars: number },
     private readonly log: Log,
   ) {}
 
@@ -58,7 +58,7 @@ export class DataworkzAgentExecutor implements AgentExecutor {
       ...(metadata ? { metadata } : {}),
     });
     const onStep = async (step: AgentStep) => {
-      if (this.stepDelayMs > 0) await sleep(this.stepDelayMs);
+      if (this.pace.stepDelayMs > 0) await sleep(this.pace.stepDelayMs);
       if (this.cancelled.has(taskId)) throw new AgentRunError('The task was cancelled');
       publish(
         'working',
@@ -108,6 +108,7 @@ export class DataworkzAgentExecutor implements AgentExecutor {
       const heard = outcome.heard ? [{ by: 'USER' as const, text: outcome.heard }] : [];
       conversation.turns = [...history, ...heard, { by: 'AI', text: outcome.answer }];
       this.conversations.write(this.agent.agentId, contextId, conversation);
+      if (outcome.state === 'completed') await this.streamAnswer(taskId, contextId, outcome.answer, bus);
       const parts: Message['parts'] = [{ kind: 'text', text: outcome.answer }];
       if (this.agent.structuredResponse && outcome.structuredOutput) {
         parts.push({
@@ -137,6 +138,30 @@ export class DataworkzAgentExecutor implements AgentExecutor {
       this.cancelled.delete(taskId);
       this.taskContexts.delete(taskId);
       bus.finished();
+    }
+  }
+
+  /** The answer as an artifact in chunks, when asked for: the way agents that stream their output send it. */
+  private async streamAnswer(taskId: string, contextId: string, answer: string, bus: ExecutionEventBus) {
+    const size = this.pace.answerChunkChars;
+    if (size <= 0) return;
+    const chunks = Array.from(answer);
+    for (let at = 0; at < chunks.length; at += size) {
+      if (this.pace.stepDelayMs > 0) await sleep(this.pace.stepDelayMs);
+      if (this.cancelled.has(taskId)) throw new AgentRunError('The task was cancelled');
+      const event: TaskArtifactUpdateEvent = {
+        kind: 'artifact-update',
+        taskId,
+        contextId,
+        append: at > 0,
+        lastChunk: at + size >= chunks.length,
+        artifact: {
+          artifactId: `${taskId}-answer`,
+          name: 'answer',
+          parts: [{ kind: 'text', text: chunks.slice(at, at + size).join('') }],
+        },
+      };
+      bus.publish(event);
     }
   }
 

@@ -32,8 +32,10 @@ export interface StreamLimits
     | 'maxTasks'
     | 'maxTaskBytes'
   > {
-  /** Pause before each task update. */
+  /** Pause before each task update (and each answer chunk). */
   stepDelayMs: number;
+  /** Size of the answer's artifact chunks; 0 sends no artifact. */
+  answerChunkChars: number;
 }
 
 /** The A2A side of the emulator: one SDK request handler per agent, over shared, bounded task and conversation stores. */
@@ -62,7 +64,7 @@ export class A2AServer {
         this.state,
         this.conversations,
         this.extensionUri,
-        this.limits.stepDelayMs,
+        { stepDelayMs: this.limits.stepDelayMs, answerChunkChars: this.limits.answerChunkChars },
         this.log,
       );
       const store = this.tasks.storeFor(agent.agentId);

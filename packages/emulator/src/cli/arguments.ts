@@ -32,6 +32,7 @@ export function parseArguments(args: string[], stderr: (line: string) => void): 
     if (typeof value === 'string') limits[name] = integer(flag, value, 1, Number.MAX_SAFE_INTEGER);
   }
   const stepDelay = values['agent-step-delay-ms'];
+  const chunkChars = values['answer-artifact-chunk-chars'];
   return {
     help: false,
     options: {
@@ -49,6 +50,9 @@ export function parseArguments(args: string[], stderr: (line: string) => void): 
         : {}),
       ...(stepDelay !== undefined
         ? { agentStepDelayMs: integer('agent-step-delay-ms', stepDelay, 0, 2 ** 31 - 1) }
+        : {}),
+      ...(chunkChars !== undefined
+        ? { answerArtifactChunkChars: integer('answer-artifact-chunk-chars', chunkChars, 0, 2 ** 31 - 1) }
         : {}),
       ...(values.fault ? { faults: values.fault.map(faultRule) } : {}),
       ...(Object.keys(limits).length > 0 ? { limits } : {}),
@@ -122,6 +126,7 @@ function parse(args: string[]) {
       'extension-base': { type: 'string' },
       'no-default-llm': { type: 'boolean' },
       'agent-step-delay-ms': { type: 'string' },
+      'answer-artifact-chunk-chars': { type: 'string' },
       fault: { type: 'string', multiple: true },
       log: { type: 'string' },
       help: { type: 'boolean', short: 'h' },

@@ -1,0 +1,112 @@
+import {
+  APIConnectionError,
+  APIError,
+  APIUserAbortError,
+  backoffDelay,
+  InvalidParameterError,
+  MalformedResponseError,
+} from '@dataworkz/client';
+import { IncompleteStreamError, JsonRpcError } from './errors.js';
+
+/** How a run gets back to its task after its stream breaks. */
+export interface ResumeOptions {
+  /** Attempts in a row (resubscriptions, or polls once polling) before the run fails. Default 5. */
+  maxAttempts?: number | undefined;
+  /** Wait before the first attempt, in ms, doubled for each further one. Default 250. */
+  initialDelayMs?: number | undefined;
+  /** Longest wait between attempts, in ms. Default 5000. */
+  maxDelayMs?: number | undefined;
+  /** Wait between two reads of the task when the agent refuses resubscription, in ms. Default 1000. */
+  pollIntervalMs?: number | undefined;
+}
+
+/** The resume options in force, every field set; `undefined` when resuming is off. */
+export interface ResumePolicy {
+  maxAttempts: number;
+  initialDelayMs: number;
+  maxDelayMs: number;
+  pollIntervalMs: number;
+}
+
+const DEFAULTS: ResumePolicy = {
+  maxAttempts: 5,
+  initialDelayMs: 250,
+  maxDelayMs: 5000,
+  pollIntervalMs: 1000,
+};
+
+function checked(name: keyof ResumePolicy, value: number | undefined, integer: boolean): number {
+  if (value === undefined) return DEFAULTS[name];
+  const ok = typeof value === 'number' && (integer ? Number.isInteger(value) && value >= 1 : value >= 0);
+  if (!ok || !Number.isFinite(value)) {
+    throw new InvalidParameterError(
+      `resume.${name}`,
+      `resume.${name} must be ${integer ? 'a positive integer' : 'a non-negative number of milliseconds'}.`,
+    );
+  }
+  return value;
+}
+
+/** The policy for `resume` as given: on by default, off with `false`. Invalid values throw at once. */
+export function resumePolicy(option: boolean | ResumeOptions | undefined): ResumePolicy | undefined {
+  if (option === false) return undefined;
+  if (option === undefined || option === true) return DEFAULTS;
+  if (typeof option !== 'object' || option === null) {
+    throw new InvalidParameterError('resume', 'resume must be true, false or an object of options.');
+  }
+  return {
+    maxAttempts: checked('maxAttempts', option.maxAttempts, true),
+    initialDelayMs: checked('initialDelayMs', option.initialDelayMs, false),
+    maxDelayMs: checked('maxDelayMs', option.maxDelayMs, false),
+    pollIntervalMs: checked('pollIntervalMs', option.pollIntervalMs, false),
+  };
+}
+
+/** The wait before attempt number `attempt` (1 for the first), with jitter. */
+export function resumeDelay(policy: ResumePolicy, attempt: number): number {
+  return backoffDelay(attempt - 1, { initialDelayMs: policy.initialDelayMs, maxDelayMs: policy.maxDelayMs });
+}
+
+/**
+ * Whether an error is the connection going away rather than the agent saying something: a reset, a
+ * body cut off, a clean end before the final event, an idle time-out. Only these are worth resuming.
+ */
+export function isStreamBreak(error: unknown): boolean {
+  return error instanceof APIConnectionError || error instanceof IncompleteStreamError;
+}
+
+/**
+ * Whether the agent turned down the resubscription itself (as opposed to being unreachable): a
+ * JSON-RPC error such as "unsupported operation", a JSON answer where a stream was asked for, or a
+ * refusal status other than the credential's. The task may still be read with `tasks/get`.
+ */
+export function isRefusal(error: unknown): boolean {
+  if (error instanceof JsonRpcError || error instanceof MalformedResponseError) return true;
+  if (!(error instanceof APIError)) return false;
+  return [400, 404, 405, 406, 415, 501].includes(error.status);
+}
+
+/** Whether another attempt may succeed: the connection broke again, or the server was briefly unable. */
+export function isTransient(error: unknown): boolean {
+  if (isStreamBreak(error)) return true;
+  return error instanceof APIError && (error.status === 408 || error.status === 429 || error.status >= 500);
+}
+
+/** Waits `ms`; rejects with APIUserAbortError when the run is stopped meanwhile. */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(new APIUserAbortError());
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new APIUserAbortError());
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
