@@ -56,6 +56,7 @@ export {
   type AgentUnknownEvent,
   SVC_STATUS_UPDATE,
 } from './events.js';
+export { type A2AProtocol, UnsupportedProtocolError } from './protocol/select.js';
 export type { ResumeOptions } from './resume.js';
 export { AgentRun, type FinalAnswer } from './run.js';
 export {

@@ -1,4 +1,3 @@
-import type { A2AStreamEvent } from './a2a-types.js';
 import { JsonRpcError, StreamProtocolError } from './errors.js';
 
 export type JsonRpcId = string | number;
@@ -26,11 +25,10 @@ export function jsonRpcErrorOf(body: unknown): JsonRpcError | undefined {
 }
 
 /**
- * The A2A event one Server-Sent Event carries: a JSON-RPC 2.0 response to request `id` whose result
- * is an A2A event (of any `kind`). A JSON-RPC error becomes a JsonRpcError, anything else a
- * StreamProtocolError.
+ * The result one Server-Sent Event carries: a JSON-RPC 2.0 response to request `id`. A JSON-RPC
+ * error becomes a JsonRpcError, anything else that is not a response a StreamProtocolError.
  */
-export function streamEventOf(data: string, id: JsonRpcId): A2AStreamEvent {
+export function streamResultOf(data: string, id: JsonRpcId): unknown {
   let response: unknown;
   try {
     response = JSON.parse(data);
@@ -55,13 +53,5 @@ export function streamEventOf(data: string, id: JsonRpcId): A2AStreamEvent {
       jsonRpcErrorOf(response) ?? new StreamProtocolError('An agent stream event carries a malformed error')
     );
   }
-  const result = envelope.result;
-  if (
-    typeof result !== 'object' ||
-    result === null ||
-    typeof (result as { kind?: unknown }).kind !== 'string'
-  ) {
-    throw new StreamProtocolError('An agent stream event carries no A2A event');
-  }
-  return result as A2AStreamEvent;
+  return envelope.result;
 }

@@ -10,7 +10,6 @@ import { IncompleteStreamError, ResumeFailedError, TaskFailedError } from './err
 import type { EventStreamReader } from './event-stream.js';
 import { type AgentEvent, type AgentResumedEvent, textOf, toAgentEvents } from './events.js';
 import { toRunError } from './failure.js';
-import { type JsonRpcId, streamEventOf } from './json-rpc.js';
 import { isRefusal, isStreamBreak, isTransient, pause, type ResumePolicy, resumeDelay } from './resume.js';
 import { endsRun, snapshotEvents, statusMessageIdOf } from './task-snapshot.js';
 
@@ -33,10 +32,11 @@ export interface FinalAnswer {
 
 const FAILED_STATES = new Set<string>(['failed', 'rejected', 'canceled']);
 
-/** An open event stream: its body's reader, the JSON-RPC id its events answer, and its redactor. */
+/** An open event stream: its body's reader, what reads one event's data, and its redactor. */
 export interface OpenedStream {
   reader: EventStreamReader;
-  id: JsonRpcId;
+  /** The A2A event (in v0.3 shape, whatever the version spoken) one Server-Sent Event's data carries. */
+  decode(data: string): A2AStreamEvent;
   /** Removes the credential this request sent (and every other known one) from server text. */
   redact: Redactor;
 }
@@ -255,6 +255,8 @@ class RunIterator implements AsyncIterator<AgentEvent, undefined> {
   #attempts = 0;
   /** The stream is a resubscription whose first event, the task as it stands, has not come yet. */
   #awaitingSnapshot = false;
+  /** The stream is the first one, or a resubscription that began with the task's snapshot. */
+  #anchored = true;
   /** The stream is a resubscription that has delivered nothing beyond its snapshot yet. */
   #resubscribed = false;
   /** The agent refused resubscription: the task is read until it ends. */
@@ -448,15 +450,19 @@ class RunIterator implements AsyncIterator<AgentEvent, undefined> {
   }
 
   #decode(data: string): void {
-    const raw = streamEventOf(data, (this.#stream as OpenedStream).id);
+    const raw = (this.#stream as OpenedStream).decode(data);
     this.#last = raw;
     if (this.#awaitingSnapshot) {
       this.#awaitingSnapshot = false;
       if (raw.kind === 'task') {
+        this.#anchored = true;
         this.#snapshot(raw);
         return;
       }
-      // No snapshot first: the gap is over all the same.
+      // No snapshot first: the gap is over all the same, but such a stream proves nothing about the
+      // run going on (a server could replay the same events on each resubscription): it does not
+      // earn back the attempts.
+      this.#anchored = false;
       const resumed = this.#resumedEvent(undefined);
       this.#progress(raw);
       this.#deliver([resumed, ...toAgentEvents(raw)]);
@@ -468,7 +474,7 @@ class RunIterator implements AsyncIterator<AgentEvent, undefined> {
 
   /** A stream event beyond a snapshot: the stream works again, and its status is remembered. */
   #progress(raw: A2AStreamEvent): void {
-    this.#attempts = 0;
+    if (this.#anchored) this.#attempts = 0;
     this.#resubscribed = false;
     if (raw.kind !== 'status-update' && raw.kind !== 'task') return;
     this.#state = raw.status?.state ?? this.#state;

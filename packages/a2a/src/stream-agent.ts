@@ -7,22 +7,23 @@ import {
 } from '@dataworkz/client';
 import {
   type ContextValues,
-  EXTENSIONS_HEADER,
   extensionsHeader,
   findProvidedValuesUri,
   snapshotContextValues,
   withProvidedValues,
 } from '@dataworkz/context-values';
 import type { A2AMessage, A2APart } from './a2a-types.js';
-import { getAgentCard } from './agent-card.js';
+import { cachedCard, checkProtocol, knownWire, refusesVersion, wireFromCard } from './agent-protocol.js';
 import { agentEndpoint } from './endpoint.js';
 import { EventStreamReader } from './event-stream.js';
-import { type JsonRpcRequest, jsonRpcRequest } from './json-rpc.js';
+import { jsonRpcRequest, streamResultOf } from './json-rpc.js';
 import { userMessage } from './message.js';
+import type { A2AProtocol } from './protocol/select.js';
+import { type Wire, wireFor } from './protocol/wire.js';
 import { type ResumeOptions, resumePolicy } from './resume.js';
 import { AgentRun, type OpenedStream, type RunConnection } from './run.js';
 import { postForEventStream } from './stream-request.js';
-import { getTask } from './tasks.js';
+import { fetchTask } from './tasks.js';
 
 // A log line about a skipped event quotes at most this much of it.
 const SKIPPED_LINE_CHARS = 200;
@@ -76,6 +77,11 @@ export interface StreamAgentOptions {
    * `resumed` event marks the gap. On by default; `false` lets the break end the run. Aborting never resumes.
    */
   resume?: boolean | ResumeOptions | undefined;
+  /**
+   * The A2A version to speak: `'auto'` (the default) follows the agent card (v1.0 when it offers it,
+   * else v0.3; the card is read once per client and agent), `'0.3'` or `'1.0'` force one.
+   */
+  protocol?: A2AProtocol | undefined;
 }
 
 function nonNegative(name: string, value: number | undefined, fallback: number): number {
@@ -94,23 +100,14 @@ function positive(name: string, value: number | undefined): number | undefined {
   return value;
 }
 
-// Discovered extension URIs, per client and agent: the card rarely changes and costs a request.
-const discovered = new WeakMap<Dataworkz, Map<string, string>>();
-
 async function providedValuesUriFor(dw: Dataworkz, agentId: string, signal: AbortSignal): Promise<string> {
-  const known = discovered.get(dw)?.get(agentId);
-  if (known) return known;
-  const card = await getAgentCard(dw, agentId, { signal });
-  const uri = findProvidedValuesUri(card);
+  const uri = findProvidedValuesUri(await cachedCard(dw, agentId, signal));
   if (!uri) {
     throw new InvalidParameterError(
       'extensionUri',
       'The agent card advertises no provided-values extension; pass extensionUri to send context values.',
     );
   }
-  const perAgent = discovered.get(dw) ?? new Map<string, string>();
-  perAgent.set(agentId, uri);
-  discovered.set(dw, perAgent);
   return uri;
 }
 
@@ -144,22 +141,30 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
   const runTimeoutMs = positive('timeout', options.timeout);
 
   const resume = resumePolicy(options.resume);
-  // The extension header of the message's request, which a resubscription sends again.
-  let header: string | undefined;
+  const protocol = checkProtocol(options.protocol);
+  // Settled by the message's request; a resubscription speaks the same version, with the same headers.
+  let wire: Wire = wireFor('0.3');
+  let header = '';
 
-  async function post(request: JsonRpcRequest, signal: AbortSignal): Promise<OpenedStream> {
+  async function post(method: string, params: unknown, signal: AbortSignal): Promise<OpenedStream> {
+    const request = jsonRpcRequest(method, params);
     const { body, redact } = await postForEventStream(
       dw,
       endpoint,
       request,
-      header ? { [EXTENSIONS_HEADER]: header } : {},
+      wire.headers(header),
       signal,
       headersTimeoutMs,
     );
     // Server text: redacted before it is cut for the log line.
     const skipped = (what: string) =>
       dw.logger.debug(excerpt(redact(`agent stream: skipped ${what}`), SKIPPED_LINE_CHARS));
-    return { reader: new EventStreamReader(body, { ...limits, signal, skipped }), id: request.id, redact };
+    const { streamEvent } = wire;
+    return {
+      reader: new EventStreamReader(body, { ...limits, signal, skipped }),
+      decode: (data) => streamEvent(streamResultOf(data, request.id)),
+      redact,
+    };
   }
 
   const connection: RunConnection = {
@@ -171,10 +176,20 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
         sent = withProvidedValues(message, contextValues, extensionUri);
       }
       header = extensionsHeader(extensionUri, options.extensions);
-      return post(jsonRpcRequest('message/stream', { message: sent }), signal);
+      wire = knownWire(dw, id, protocol);
+      try {
+        return await post(wire.methods.stream, wire.messageParams(sent), signal);
+      } catch (error) {
+        // A guess the agent refuses as an unknown method ran nothing: its card says what it speaks.
+        if (protocol !== 'auto' || !refusesVersion(error)) throw error;
+        const offered = await wireFromCard(dw, id, wire, signal).catch(() => undefined);
+        if (!offered) throw error;
+        wire = offered;
+        return post(wire.methods.stream, wire.messageParams(sent), signal);
+      }
     },
-    resubscribe: (taskId, signal) => post(jsonRpcRequest('tasks/resubscribe', { id: taskId }), signal),
-    getTask: (taskId, signal) => getTask(dw, id, taskId, { signal }),
+    resubscribe: (taskId, signal) => post(wire.methods.resubscribe, { id: taskId }, signal),
+    getTask: (taskId, signal) => fetchTask(dw, id, wire, { id: taskId }, { signal }),
   };
 
   return new AgentRun(connection, {

@@ -1,8 +1,10 @@
 import { type Dataworkz, InvalidParameterError } from '@dataworkz/client';
 import type { A2ATask } from './a2a-types.js';
+import { checkProtocol, knownWire, refusesVersion, wireFromCard } from './agent-protocol.js';
 import { agentEndpoint } from './endpoint.js';
-import { StreamProtocolError } from './errors.js';
 import { toRunError } from './failure.js';
+import type { A2AProtocol } from './protocol/select.js';
+import type { Wire } from './protocol/wire.js';
 import { callAgentRpc } from './unary-rpc.js';
 
 export interface TaskCallOptions {
@@ -10,6 +12,8 @@ export interface TaskCallOptions {
   signal?: AbortSignal | undefined;
   /** Time-out for the whole call, headers and body, in ms (default: the client's `timeout`). */
   timeout?: number | undefined;
+  /** The A2A version to speak: `'auto'` (the default) follows the agent card; `'0.3'` or `'1.0'` force one. */
+  protocol?: A2AProtocol | undefined;
 }
 
 export interface GetTaskOptions extends TaskCallOptions {
@@ -17,40 +21,63 @@ export interface GetTaskOptions extends TaskCallOptions {
   historyLength?: number | undefined;
 }
 
-function isTask(value: unknown): value is A2ATask {
-  if (typeof value !== 'object' || value === null) return false;
-  const { id, status } = value as { id?: unknown; status?: unknown };
-  return typeof id === 'string' && typeof status === 'object' && status !== null;
+type TaskParams = { id: string; historyLength?: number };
+
+/**
+ * One task call in a version already chosen. The client's authorizedFetch adds the credential, maps
+ * HTTP statuses to its errors, refreshes a token after a 401, and bounds the time and the body read.
+ */
+export async function fetchTask(
+  dw: Dataworkz,
+  agentId: string,
+  wire: Wire,
+  params: TaskParams,
+  options: { signal: AbortSignal; timeout?: number | undefined },
+  kind: 'get' | 'cancel' = 'get',
+): Promise<A2ATask> {
+  let response: Response | undefined;
+  const operation = kind === 'get' ? 'getTask' : 'cancelTask';
+  try {
+    const call = { signal: options.signal, timeout: options.timeout, operation };
+    const method = wire.methods[kind];
+    const endpoint = agentEndpoint(dw.baseUrl, agentId);
+    const result = await callAgentRpc(dw, endpoint, method, params, wire.headers(''), call, (r) => {
+      response = r;
+    });
+    return wire.task(result);
+  } catch (error) {
+    throw dw.redact(toRunError(error, options.signal, "The agent's response"), response);
+  }
 }
 
-// The client's authorizedFetch adds the credential, maps HTTP statuses to its errors, refreshes a
-// token after a 401, and bounds the call's time and the body read (maxResponseBytes).
 async function callTask(
   dw: Dataworkz,
-  operation: string,
-  method: string,
   agentId: string,
-  params: { id: string; historyLength?: number },
+  params: TaskParams,
   options: TaskCallOptions,
+  kind: 'get' | 'cancel',
 ): Promise<A2ATask> {
   const { signal, timeout } = options;
   if (typeof params.id !== 'string' || params.id === '') {
     throw new InvalidParameterError('taskId', 'taskId must be a non-empty string.');
   }
+  const protocol = checkProtocol(options.protocol);
   const controller = new AbortController();
   const onAbort = () => controller.abort(signal?.reason);
   if (signal?.aborted) onAbort();
   signal?.addEventListener('abort', onAbort, { once: true });
-  let response: Response | undefined;
   try {
-    const call = { signal: controller.signal, timeout, operation };
-    const result = await callAgentRpc(dw, agentEndpoint(dw.baseUrl, agentId), method, params, call, (r) => {
-      response = r;
-    });
-    if (!isTask(result)) throw new StreamProtocolError(`${operation}: the agent's result is not a task`);
-    return result;
-  } catch (error) {
-    throw dw.redact(toRunError(error, controller.signal, "The agent's response"), response);
+    const call = { signal: controller.signal, timeout };
+    const wire = knownWire(dw, agentId, protocol);
+    try {
+      return await fetchTask(dw, agentId, wire, params, call, kind);
+    } catch (error) {
+      // As for streams: an unknown method means the agent speaks the other version; its card says.
+      if (protocol !== 'auto' || !refusesVersion(error)) throw error;
+      const offered = await wireFromCard(dw, agentId, wire, controller.signal).catch(() => undefined);
+      if (!offered) throw error;
+      return await fetchTask(dw, agentId, offered, params, call, kind);
+    }
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
@@ -68,7 +95,7 @@ export async function getTask(
     throw new InvalidParameterError('historyLength', 'historyLength must be a non-negative integer.');
   }
   const params = historyLength === undefined ? { id: taskId } : { id: taskId, historyLength };
-  return callTask(dw, 'getTask', 'tasks/get', agentId, params, options);
+  return callTask(dw, agentId, params, options, 'get');
 }
 
 /** Asks the agent to cancel a running task (A2A `tasks/cancel`); resolves with the task as it then stands. */
@@ -78,5 +105,5 @@ export async function cancelTask(
   taskId: string,
   options: TaskCallOptions = {},
 ): Promise<A2ATask> {
-  return callTask(dw, 'cancelTask', 'tasks/cancel', agentId, { id: taskId }, options);
+  return callTask(dw, agentId, { id: taskId }, options, 'cancel');
 }

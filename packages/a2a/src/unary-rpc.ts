@@ -20,6 +20,7 @@ export async function callAgentRpc(
   endpoint: string,
   method: string,
   params: unknown,
+  headers: Record<string, string>,
   call: UnaryCall,
   /** Given the response as soon as it arrives, to redact with the credential it was sent with. */
   onResponse: (response: Response) => void,
@@ -27,7 +28,7 @@ export async function callAgentRpc(
   const request = jsonRpcRequest(method, params);
   const response = await dw.authorizedFetch(endpoint, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
     body: JSON.stringify(request),
     signal: call.signal,
     timeout: call.timeout,

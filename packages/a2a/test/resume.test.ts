@@ -286,6 +286,30 @@ describe('resuming against an agent of its own making', () => {
     expect(server.openConnections).toBe(0);
   });
 
+  it('a server that replays the same event on every resubscription runs out of attempts', async () => {
+    handler = (_req, res, body) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const working = {
+        kind: 'status-update',
+        taskId: 't-1',
+        contextId: 'c-1',
+        final: false,
+        status: { state: 'working' },
+      };
+      res.end(sseResult(requestId(body), working));
+    };
+    const run = streamAgent(raw, 'agent-1', { text: 'Hi', resume: { ...quick, maxAttempts: 3 } });
+    const error = await run.finalAnswer().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ResumeFailedError);
+    expect((error as ResumeFailedError).resumeAttempts).toBe(3);
+    expect(methods).toEqual([
+      'message/stream',
+      'tasks/resubscribe',
+      'tasks/resubscribe',
+      'tasks/resubscribe',
+    ]);
+  });
+
   it('a resubscription that ends after its snapshot turns to reading the task; no step is told twice', async () => {
     let polls = 0;
     handler = (_req, res, body) => {

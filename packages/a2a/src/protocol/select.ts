@@ -1,0 +1,79 @@
+import { DataworkzError } from '@dataworkz/client';
+
+/** The A2A protocol versions this package speaks, or `auto` to follow the agent card. */
+export type A2AProtocol = 'auto' | '0.3' | '1.0';
+
+/** The version one call speaks, and the endpoint the card names for it. */
+export interface ProtocolChoice {
+  version: '0.3' | '1.0';
+  /** The card's URL for that version, when the card names one. */
+  url?: string;
+}
+
+/** The agent card names no interface in a version this package speaks (or not the one forced). */
+export class UnsupportedProtocolError extends DataworkzError {
+  override name = 'UnsupportedProtocolError';
+  /** The versions the card offers over JSON-RPC. */
+  readonly offered: string[];
+  constructor(wanted: A2AProtocol, offered: string[]) {
+    super(
+      `The agent card offers no A2A ${wanted === 'auto' ? '0.3 or 1.0' : wanted} JSON-RPC interface (offered: ${offered.length > 0 ? offered.join(', ') : 'none'})`,
+    );
+    this.offered = offered;
+  }
+}
+
+interface CardInterface {
+  url?: unknown;
+  protocolBinding?: unknown;
+  protocolVersion?: unknown;
+}
+
+// Only the JSON-RPC binding is spoken; a v1.0 card may also list gRPC and HTTP+JSON interfaces.
+function isJsonRpc(binding: unknown): boolean {
+  return typeof binding !== 'string' || binding.toUpperCase() === 'JSONRPC';
+}
+
+// `1.0`, `1.0.0` and `1.2` are all the v1 line (minor versions are backwards compatible); `0.3.x` is v0.3.
+function lineOf(version: unknown): '0.3' | '1.0' | undefined {
+  if (typeof version !== 'string') return undefined;
+  if (/^1(\.\d+)*$/.test(version)) return '1.0';
+  if (/^0\.3(\.\d+)*$/.test(version)) return '0.3';
+  return undefined;
+}
+
+/**
+ * Which version to speak with an agent, read from its card: a v1.0 card lists `supportedInterfaces`
+ * (each with `protocolBinding` and `protocolVersion`); a v0.3 card has a top-level `protocolVersion`
+ * and `url` (and perhaps `additionalInterfaces`). `auto` prefers 1.0 when the card offers both.
+ */
+export function selectProtocol(card: unknown, wanted: A2AProtocol = 'auto'): ProtocolChoice {
+  const offered = new Map<'0.3' | '1.0', string | undefined>();
+  const seen: string[] = [];
+  const record = (card ?? {}) as { supportedInterfaces?: unknown; protocolVersion?: unknown; url?: unknown };
+  if (Array.isArray(record.supportedInterfaces)) {
+    for (const entry of record.supportedInterfaces as CardInterface[]) {
+      if (entry === null || typeof entry !== 'object' || !isJsonRpc(entry.protocolBinding)) continue;
+      if (typeof entry.protocolVersion === 'string') seen.push(entry.protocolVersion);
+      const line = lineOf(entry.protocolVersion);
+      if (line !== undefined && !offered.has(line)) {
+        offered.set(line, typeof entry.url === 'string' ? entry.url : undefined);
+      }
+    }
+  }
+  // A v0.3 card, or the v0.3 fields a card keeps beside its v1.0 interfaces for older clients.
+  if (typeof record.protocolVersion === 'string') {
+    seen.push(record.protocolVersion);
+    const line = lineOf(record.protocolVersion);
+    if (line !== undefined && !offered.has(line)) {
+      offered.set(line, typeof record.url === 'string' ? record.url : undefined);
+    }
+  }
+  const order: Array<'0.3' | '1.0'> = wanted === 'auto' ? ['1.0', '0.3'] : [wanted];
+  for (const version of order) {
+    if (!offered.has(version)) continue;
+    const url = offered.get(version);
+    return url === undefined ? { version } : { version, url };
+  }
+  throw new UnsupportedProtocolError(wanted, seen);
+}
