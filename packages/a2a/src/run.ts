@@ -394,7 +394,9 @@ class RunIterator implements AsyncIterator<AgentEvent, undefined> {
   #canResume(error: unknown): boolean {
     if (!this.#resume || this.#taskId === undefined || this.#aborted || this.#answered || this.#closed)
       return false;
-    return this.#polling ? isTransient(error) : isStreamBreak(error);
+    if (this.#polling) return isTransient(error);
+    // A resubscription refused inside its stream (v1.0 servers refuse one to a task already ended).
+    return isStreamBreak(error) || (this.#awaitingSnapshot && isRefusal(error));
   }
 
   /**
@@ -415,7 +417,11 @@ class RunIterator implements AsyncIterator<AgentEvent, undefined> {
     this.#batchIndex = 0;
     // A resubscription that ends right after its snapshot: this agent will not stream the rest.
     const snapshotOnly = this.#resubscribed && !this.#awaitingSnapshot;
-    if (!this.#polling && snapshotOnly && error instanceof IncompleteStreamError) this.#startPolling(gap);
+    const refused = this.#awaitingSnapshot && isRefusal(error);
+    this.#awaitingSnapshot = false;
+    if (!this.#polling && ((snapshotOnly && error instanceof IncompleteStreamError) || refused)) {
+      this.#startPolling(gap);
+    }
     for (;;) {
       if (this.#attempts >= policy.maxAttempts) {
         throw new ResumeFailedError(taskId, this.#attempts, gap.error, gap.lastError);

@@ -64,159 +64,192 @@ function answerText(answer: FinalAnswer): string {
     .join('');
 }
 
-beforeAll(async () => {
-  // Steps take a while and the answer comes as artifact chunks: a cut lands mid-run, the run goes on.
-  emu = await startEmulator({
-    port: 0,
-    apiKeys: [apiKey],
-    agentStepDelayMs: 15,
-    answerArtifactChunkChars: 12,
-  });
-  dw = new Dataworkz({ baseUrl: emu.url, apiKey, maxRetries: 0 });
-  const { events, answer } = await collect();
-  // One event per stream event: the cut points below count in them.
-  uncut = { answer, events };
-});
-afterAll(() => emu.close());
-afterEach(async () => {
-  emu.faults.clear();
-  emu.clearRequests();
-  await streamsClosed();
-});
+// The same suite against the emulator speaking each version: the client picks v1.0 from the card.
+const methodNames = {
+  '0.3': { stream: 'message/stream', resubscribe: 'tasks/resubscribe', get: 'tasks/get' },
+  '1.0': { stream: 'SendStreamingMessage', resubscribe: 'SubscribeToTask', get: 'GetTask' },
+} as const;
 
-describe('a stream cut midway is resumed', () => {
-  it('the uncut run streams its answer as artifact chunks (what the cuts below land in)', () => {
-    const chunks = uncut.events.filter((event) => event.type === 'artifact');
-    expect(chunks.length).toBeGreaterThan(3);
-    expect(answerText(uncut.answer)).toBe(uncut.answer.answer);
-    expect(uncut.answer.state).toBe('completed');
-  });
-
-  it.each([
-    ['after the task', 1],
-    ['after the first task update', 2],
-    ['among the task updates', 4],
-    ['after the first answer chunk', -4],
-    ['among the answer chunks', -3],
-    ['right before the final event', -1],
-  ])('cut %s: the same final answer and artifacts, nothing twice', async (_where, at) => {
-    const cutAfter = at > 0 ? at : uncut.events.length + at;
-    emu.faults.add({ route: 'streamAgent', dropAfterEvents: cutAfter, times: 1 });
+describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
+  const m = methodNames[version];
+  beforeAll(async () => {
+    // Steps take a while and the answer comes as artifact chunks: a cut lands mid-run, the run goes on.
+    emu = await startEmulator({
+      port: 0,
+      apiKeys: [apiKey],
+      agentStepDelayMs: 15,
+      answerArtifactChunkChars: 12,
+      a2aVersion: version,
+    });
+    dw = new Dataworkz({ baseUrl: emu.url, apiKey, maxRetries: 0 });
     const { events, answer } = await collect();
-
-    expect(answer.answer).toBe(uncut.answer.answer);
-    expect(answer.state).toBe('completed');
-    expect(withoutIds(answer)).toEqual(withoutIds(uncut.answer));
-    expect(answerText(answer)).toBe(uncut.answer.answer);
-    expect(answer.taskId).toBe(events[0]?.taskId);
-
-    const resumed = events.filter((event): event is AgentResumedEvent => event.type === 'resumed');
-    expect(resumed).toHaveLength(1);
-    const [gap] = resumed as [AgentResumedEvent];
-    expect(gap).toMatchObject({ via: 'resubscribe', attempts: 1, taskId: answer.taskId, final: false });
-    expect(gap.error).toBeInstanceOf(APIConnectionError);
-    expect(gap.gapMs).toBeGreaterThanOrEqual(0);
-
-    // Task updates during the gap may be missing; none is delivered twice.
-    const updates = events.filter((event) => event.type === 'task-update').map((event) => event.data);
-    const uncutUpdates = uncut.events.filter((event) => event.type === 'task-update').map((e) => e.data);
-    expect(updates.length).toBeLessThanOrEqual(uncutUpdates.length);
-    expect(new Set(updates.map((update) => JSON.stringify(update))).size).toBe(updates.length);
-    expect(events.filter((event) => event.final)).toHaveLength(1);
-
-    expect(methodsSent()).toEqual(['message/stream', 'tasks/resubscribe']);
+    // One event per stream event: the cut points below count in them.
+    uncut = { answer, events };
+  });
+  afterAll(() => emu.close());
+  afterEach(async () => {
+    emu.faults.clear();
+    emu.clearRequests();
     await streamsClosed();
-    expect(emu.openStreams).toBe(0);
   });
 
-  it('a cut before the task is named is not resumed: nothing would say which task to resume', async () => {
-    emu.faults.add({ route: 'streamAgent', dropAfterEvents: 0, times: 1 });
-    await expect(collect()).rejects.toBeInstanceOf(APIConnectionError);
-    expect(methodsSent()).toEqual(['message/stream']);
-  });
-
-  it('resume: false lets the break end the run', async () => {
-    emu.faults.add({ route: 'streamAgent', dropAfterEvents: 3, times: 1 });
-    const error = await collect({ resume: false }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(APIConnectionError);
-    expect(error).not.toBeInstanceOf(ResumeFailedError);
-    expect(methodsSent()).toEqual(['message/stream']);
-  });
-
-  it('when the agent refuses resubscription, the task is read until it ends', async () => {
-    emu.faults.add({ route: 'streamAgent', dropAfterEvents: 3, times: 1 });
-    emu.faults.add({
-      route: 'streamAgent',
-      status: 200,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        error: { code: -32004, message: 'Resubscription is not supported' },
-      }),
-      times: 1,
-    });
-    const { events, answer } = await collect();
+  it('a new client speaks v0.3 first; an agent that refuses it is read from its card and spoken to in v1.0', async () => {
+    emu.clearRequests();
+    const fresh = new Dataworkz({ baseUrl: emu.url, apiKey, maxRetries: 0 });
+    const answer = await streamAgent(fresh, agentId, { text: question }).finalAnswer();
     expect(answer.answer).toBe(uncut.answer.answer);
-    expect(withoutIds(answer)).toEqual(withoutIds(uncut.answer));
-    const resumed = events.filter((event) => event.type === 'resumed');
-    expect(resumed).toMatchObject([{ via: 'poll' }]);
-    expect(events.at(-1)).toMatchObject({ type: 'task', state: 'completed', final: true });
-    const methods = methodsSent();
-    expect(methods.slice(0, 2)).toEqual(['message/stream', 'tasks/resubscribe']);
-    expect(methods.slice(2).length).toBeGreaterThan(0);
-    expect(methods.slice(2).every((method) => method === 'tasks/get')).toBe(true);
-  });
-
-  it('gives up after the configured attempts with ResumeFailedError, the last failure as its cause', async () => {
-    emu.faults.add({ route: 'streamAgent', dropAfterEvents: 3, times: 1 });
-    emu.faults.add({ route: 'streamAgent', status: 503, times: 100 });
-    const error = await collect({ resume: { ...quick, maxAttempts: 3 } }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ResumeFailedError);
-    expect(error).toBeInstanceOf(APIConnectionError);
-    const failed = error as ResumeFailedError;
-    expect(failed.resumeAttempts).toBe(3);
-    expect(failed.cause).toBeInstanceOf(InternalServerError);
-    expect(failed.streamError).toBeInstanceOf(APIConnectionError);
-    expect(failed.taskId).toMatch(/\S/);
-    expect(failed.message).not.toContain(apiKey);
-    expect(methodsSent()).toEqual([
-      'message/stream',
-      'tasks/resubscribe',
-      'tasks/resubscribe',
-      'tasks/resubscribe',
-    ]);
-  });
-
-  it("a user's abort during the gap stops resuming at once", async () => {
-    emu.faults.add({ route: 'streamAgent', dropAfterEvents: 2, times: 1 });
-    emu.faults.add({ route: 'streamAgent', status: 503, times: 1000 });
-    const controller = new AbortController();
-    const run = streamAgent(dw, agentId, {
-      text: question,
-      signal: controller.signal,
-      resume: { initialDelayMs: 30, maxDelayMs: 30, maxAttempts: 1000 },
-    });
-    let caught: unknown;
-    try {
-      for await (const event of run) {
-        if (event.type === 'task-update') setTimeout(() => controller.abort(), 100);
-      }
-    } catch (error) {
-      caught = error;
+    const cards = emu.requests.filter((request) => request.path.endsWith('agent-card.json'));
+    if (version === '0.3') {
+      expect(methodsSent()).toEqual(['message/stream']);
+      expect(cards).toHaveLength(0);
+    } else {
+      expect(methodsSent()).toEqual(['message/stream', 'SendStreamingMessage']);
+      expect(cards).toHaveLength(1);
+      expect(emu.requests.at(-1)?.headers['a2a-version']).toBe('1.0');
     }
-    expect(caught).toBeInstanceOf(APIUserAbortError);
-    const sent = methodsSent().length;
-    expect(sent).toBeGreaterThan(1);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(methodsSent()).toHaveLength(sent);
   });
 
-  it('errors that are not breaks are not resumed', async () => {
-    emu.faults.add({ route: 'streamAgent', malformed: true, times: 1 });
-    const error = await collect().catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(DataworkzError);
-    expect(error).not.toBeInstanceOf(APIConnectionError);
-    expect(methodsSent()).toEqual(['message/stream']);
+  describe('a stream cut midway is resumed', () => {
+    it('the uncut run streams its answer as artifact chunks (what the cuts below land in)', () => {
+      const chunks = uncut.events.filter((event) => event.type === 'artifact');
+      expect(chunks.length).toBeGreaterThan(3);
+      expect(answerText(uncut.answer)).toBe(uncut.answer.answer);
+      expect(uncut.answer.state).toBe('completed');
+    });
+
+    it.each([
+      ['after the task', 1],
+      ['after the first task update', 2],
+      ['among the task updates', 4],
+      ['after the first answer chunk', -4],
+      ['among the answer chunks', -3],
+      ['right before the final event', -1],
+    ])('cut %s: the same final answer and artifacts, nothing twice', async (_where, at) => {
+      const cutAfter = at > 0 ? at : uncut.events.length + at;
+      emu.faults.add({ route: 'streamAgent', dropAfterEvents: cutAfter, times: 1 });
+      const { events, answer } = await collect();
+
+      expect(answer.answer).toBe(uncut.answer.answer);
+      expect(answer.state).toBe('completed');
+      expect(withoutIds(answer)).toEqual(withoutIds(uncut.answer));
+      expect(answerText(answer)).toBe(uncut.answer.answer);
+      expect(answer.taskId).toBe(events[0]?.taskId);
+
+      const resumed = events.filter((event): event is AgentResumedEvent => event.type === 'resumed');
+      expect(resumed).toHaveLength(1);
+      const [gap] = resumed as [AgentResumedEvent];
+      // A v1.0 server refuses to subscribe to a task that has ended (the last cut lands after the end):
+      // the run reads the task instead. A v0.3 server answers with the ended task.
+      const refused = version === '1.0' && at === -1;
+      expect(gap).toMatchObject({
+        via: refused ? 'poll' : 'resubscribe',
+        attempts: refused ? 2 : 1,
+        taskId: answer.taskId,
+        final: false,
+      });
+      expect(gap.error).toBeInstanceOf(APIConnectionError);
+      expect(gap.gapMs).toBeGreaterThanOrEqual(0);
+
+      // Task updates during the gap may be missing; none is delivered twice.
+      const updates = events.filter((event) => event.type === 'task-update').map((event) => event.data);
+      const uncutUpdates = uncut.events.filter((event) => event.type === 'task-update').map((e) => e.data);
+      expect(updates.length).toBeLessThanOrEqual(uncutUpdates.length);
+      expect(new Set(updates.map((update) => JSON.stringify(update))).size).toBe(updates.length);
+      expect(events.filter((event) => event.final)).toHaveLength(1);
+
+      expect(methodsSent()).toEqual(refused ? [m.stream, m.resubscribe, m.get] : [m.stream, m.resubscribe]);
+      await streamsClosed();
+      expect(emu.openStreams).toBe(0);
+    });
+
+    it('a cut before the task is named is not resumed: nothing would say which task to resume', async () => {
+      emu.faults.add({ route: 'streamAgent', dropAfterEvents: 0, times: 1 });
+      await expect(collect()).rejects.toBeInstanceOf(APIConnectionError);
+      expect(methodsSent()).toEqual([m.stream]);
+    });
+
+    it('resume: false lets the break end the run', async () => {
+      emu.faults.add({ route: 'streamAgent', dropAfterEvents: 3, times: 1 });
+      const error = await collect({ resume: false }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(APIConnectionError);
+      expect(error).not.toBeInstanceOf(ResumeFailedError);
+      expect(methodsSent()).toEqual([m.stream]);
+    });
+
+    it('when the agent refuses resubscription, the task is read until it ends', async () => {
+      emu.faults.add({ route: 'streamAgent', dropAfterEvents: 3, times: 1 });
+      emu.faults.add({
+        route: 'streamAgent',
+        status: 200,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          error: { code: -32004, message: 'Resubscription is not supported' },
+        }),
+        times: 1,
+      });
+      const { events, answer } = await collect();
+      expect(answer.answer).toBe(uncut.answer.answer);
+      expect(withoutIds(answer)).toEqual(withoutIds(uncut.answer));
+      const resumed = events.filter((event) => event.type === 'resumed');
+      expect(resumed).toMatchObject([{ via: 'poll' }]);
+      expect(events.at(-1)).toMatchObject({ type: 'task', state: 'completed', final: true });
+      const methods = methodsSent();
+      expect(methods.slice(0, 2)).toEqual([m.stream, m.resubscribe]);
+      expect(methods.slice(2).length).toBeGreaterThan(0);
+      expect(methods.slice(2).every((method) => method === m.get)).toBe(true);
+    });
+
+    it('gives up after the configured attempts with ResumeFailedError, the last failure as its cause', async () => {
+      emu.faults.add({ route: 'streamAgent', dropAfterEvents: 3, times: 1 });
+      emu.faults.add({ route: 'streamAgent', status: 503, times: 100 });
+      const error = await collect({ resume: { ...quick, maxAttempts: 3 } }).catch(
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(ResumeFailedError);
+      expect(error).toBeInstanceOf(APIConnectionError);
+      const failed = error as ResumeFailedError;
+      expect(failed.resumeAttempts).toBe(3);
+      expect(failed.cause).toBeInstanceOf(InternalServerError);
+      expect(failed.streamError).toBeInstanceOf(APIConnectionError);
+      expect(failed.taskId).toMatch(/\S/);
+      expect(failed.message).not.toContain(apiKey);
+      expect(methodsSent()).toEqual([m.stream, m.resubscribe, m.resubscribe, m.resubscribe]);
+    });
+
+    it("a user's abort during the gap stops resuming at once", async () => {
+      emu.faults.add({ route: 'streamAgent', dropAfterEvents: 2, times: 1 });
+      emu.faults.add({ route: 'streamAgent', status: 503, times: 1000 });
+      const controller = new AbortController();
+      const run = streamAgent(dw, agentId, {
+        text: question,
+        signal: controller.signal,
+        resume: { initialDelayMs: 30, maxDelayMs: 30, maxAttempts: 1000 },
+      });
+      let caught: unknown;
+      try {
+        for await (const event of run) {
+          if (event.type === 'task-update') setTimeout(() => controller.abort(), 100);
+        }
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(APIUserAbortError);
+      // A request already on its way when the abort came may still land; none starts after it.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const sent = methodsSent().length;
+      expect(sent).toBeGreaterThan(1);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(methodsSent()).toHaveLength(sent);
+    });
+
+    it('errors that are not breaks are not resumed', async () => {
+      emu.faults.add({ route: 'streamAgent', malformed: true, times: 1 });
+      const error = await collect().catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(DataworkzError);
+      expect(error).not.toBeInstanceOf(APIConnectionError);
+      expect(methodsSent()).toEqual([m.stream]);
+    });
   });
 });
 

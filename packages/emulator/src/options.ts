@@ -36,6 +36,11 @@ export interface EmulatorOptions {
    * the final status alone.
    */
   answerArtifactChunkChars?: number | undefined;
+  /**
+   * The A2A version the agents speak: `'0.3'` (the default, as the service does) or `'1.0'`, served by
+   * the official SDK's v1 server with the same agents and extension (cards list `supportedInterfaces`).
+   */
+  a2aVersion?: '0.3' | '1.0' | undefined;
   /** Bounds on sizes, counts and times; see the README's limits table. */
   limits?: EmulatorLimits | undefined;
   /**
@@ -50,7 +55,10 @@ export interface EmulatorOptions {
 
 /** Throws a TypeError naming the first option that cannot work (limits are checked with the limits). */
 export function checkOptions(options: EmulatorOptions): void {
-  const { port, agentStepDelayMs, answerArtifactChunkChars, embed } = options;
+  const { port, agentStepDelayMs, answerArtifactChunkChars, embed, a2aVersion } = options;
+  if (a2aVersion !== undefined && a2aVersion !== '0.3' && a2aVersion !== '1.0') {
+    throw new TypeError("Option a2aVersion must be '0.3' or '1.0'");
+  }
   if (embed !== undefined && embed !== false && typeof embed !== 'function') {
     throw new TypeError('Option embed must be a function from texts to vectors, or false');
   }

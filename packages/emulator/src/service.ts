@@ -111,8 +111,9 @@ export function createService(options: EmulatorOptions, extendDataset?: DatasetS
         answerChunkChars: options.answerArtifactChunkChars ?? 0,
       },
       log,
+      options.a2aVersion ?? '0.3',
     );
-    return operationsFor(state, a2a, questions, limits, extensionUri);
+    return operationsFor(state, a2a, questions, limits);
   })();
   const ready = built.then(() => undefined);
   // Callers see a failed setup through `ready` (and every request); it is not also an unhandled rejection.
@@ -248,14 +249,13 @@ function operationsFor(
   a2a: A2AServer,
   questions: QuestionHistory,
   limits: Limits,
-  extensionUri: string,
 ): Operations {
   return {
     listAgents: (ex) => listAgents(state, ex),
     respondToAgent: (ex) => respondToAgent(state, ex, limits),
     listAgentLlmProviders: (ex) => listAgentLlmProviders(state, ex),
-    getAgentCardLegacy: (ex) => getAgentCard(state, ex, ex.origin, extensionUri),
-    getAgentCard: (ex) => getAgentCard(state, ex, ex.origin, extensionUri),
+    getAgentCardLegacy: (ex) => getAgentCard(state, ex, a2a),
+    getAgentCard: (ex) => getAgentCard(state, ex, a2a),
     streamAgent: (ex) => a2a.handle(ex),
     listQnaSystems: (ex) => listQnaSystems(state, ex),
     getQnaSystem: (ex) => getQnaSystem(state, ex),

@@ -18,6 +18,7 @@ import { ConversationStore } from './conversations.js';
 import { DataworkzAgentExecutor, StreamCaller } from './executor.js';
 import { type RpcId, type RpcRequest, readRpcBody, rpcError } from './json-rpc.js';
 import { TaskMemory } from './task-memory.js';
+import type * as V1 from './v1/index.js';
 
 export interface StreamLimits
   extends Pick<
@@ -38,9 +39,15 @@ export interface StreamLimits
   answerChunkChars: number;
 }
 
+// v1.0's streaming methods, which count against the open-stream cap as v0.3's do.
+const V1_STREAMING_METHODS = new Set(['SendStreamingMessage', 'SubscribeToTask']);
+
 /** The A2A side of the emulator: one SDK request handler per agent, over shared, bounded task and conversation stores. */
 export class A2AServer {
   private readonly agents = new Map<string, AgentRpc>();
+  private readonly v1Agents = new Map<string, V1.V1AgentServer>();
+  // Loaded only when asked for: the v0.3 emulator (in a browser page, say) does without the v1 SDK.
+  private v1Module: Promise<typeof V1> | undefined;
   readonly tasks: TaskMemory;
   readonly conversations: ConversationStore;
   openStreams = 0;
@@ -50,23 +57,51 @@ export class A2AServer {
     private readonly extensionUri: string,
     private readonly limits: StreamLimits,
     private readonly log: Log,
+    /** The A2A version the agents speak: v0.3 (the service's), or v1.0 on the SDK's v1 server. */
+    readonly version: '0.3' | '1.0' = '0.3',
   ) {
     this.tasks = new TaskMemory(limits);
     this.conversations = new ConversationStore(limits);
+  }
+
+  private executorFor(agent: AgentDefinition): DataworkzAgentExecutor {
+    return new DataworkzAgentExecutor(
+      agent,
+      this.state,
+      this.conversations,
+      this.extensionUri,
+      { stepDelayMs: this.limits.stepDelayMs, answerChunkChars: this.limits.answerChunkChars },
+      this.log,
+    );
+  }
+
+  private v1(): Promise<typeof V1> {
+    this.v1Module ??= import('./v1/index.js');
+    return this.v1Module;
+  }
+
+  /** An agent's card in the version spoken, as JSON. */
+  async cardJson(agent: AgentDefinition, origin: string): Promise<unknown> {
+    const card = agentCard(agent, origin, this.extensionUri);
+    return this.version === '1.0' ? (await this.v1()).v1CardJson(card) : card;
+  }
+
+  /** The agent's v1 server; its card names the origin of the first request that reached it. */
+  private async v1For(agent: AgentDefinition, origin: string): Promise<V1.V1AgentServer> {
+    const { V1AgentServer } = await this.v1();
+    let server = this.v1Agents.get(agent.agentId);
+    if (!server) {
+      server = new V1AgentServer(agentCard(agent, origin, this.extensionUri), this.executorFor(agent));
+      this.v1Agents.set(agent.agentId, server);
+    }
+    return server;
   }
 
   /** The agent's handler; its card (which the SDK keeps) names the origin of the first request that reached it. */
   private rpcFor(agent: AgentDefinition, origin: string): AgentRpc {
     let rpc = this.agents.get(agent.agentId);
     if (!rpc) {
-      const executor = new DataworkzAgentExecutor(
-        agent,
-        this.state,
-        this.conversations,
-        this.extensionUri,
-        { stepDelayMs: this.limits.stepDelayMs, answerChunkChars: this.limits.answerChunkChars },
-        this.log,
-      );
+      const executor = this.executorFor(agent);
       const store = this.tasks.storeFor(agent.agentId);
       const buses = new DefaultExecutionEventBusManager();
       const card = agentCard(agent, origin, this.extensionUri);
@@ -98,13 +133,19 @@ export class A2AServer {
       return;
     }
     const request = read.request;
-    if (isStreamingMethod(request.method) && this.openStreams >= this.limits.maxConcurrentStreams) {
+    const streaming =
+      this.version === '1.0' ? V1_STREAMING_METHODS.has(request.method) : isStreamingMethod(request.method);
+    if (streaming && this.openStreams >= this.limits.maxConcurrentStreams) {
       throw new HttpError(
         429,
         'Too many open streams; retry shortly',
         { 'retry-after': '1' },
         'TOO_MANY_STREAMS',
       );
+    }
+    if (this.version === '1.0') {
+      await this.handleV1(ex, agent, new StreamCaller(llm), request);
+      return;
     }
     const context = new ServerCallContext(
       Extensions.parseServiceParameter(ex.headers[HTTP_EXTENSION_HEADER.toLowerCase()]),
@@ -120,17 +161,52 @@ export class A2AServer {
       ex.reply.json(200, outcome.body, extensionHeaders);
       return;
     }
-    await this.pipe(ex, rpc, request, outcome.events, extensionHeaders);
+    const id: RpcId = request.id;
+    await this.pipe(
+      ex,
+      outcome.events,
+      extensionHeaders,
+      (result) => ({ jsonrpc: '2.0', id, result }),
+      (error) => rpcError(id, rpc.toA2AError(request.method, error)),
+    );
   }
 
+  /** A request under v1.0: the SDK's v1 transport answers it, and its stream's responses are sent as they come. */
+  private async handleV1(ex: Exchange, agent: AgentDefinition, caller: StreamCaller, request: RpcRequest) {
+    const server = await this.v1For(agent, ex.origin);
+    const { outcome, context } = await server.call(
+      request,
+      caller,
+      ex.headers['a2a-extensions'],
+      ex.headers['a2a-version'],
+    );
+    const headers: Record<string, string> = context.requestedExtensions?.includes(this.extensionUri)
+      ? { 'a2a-extensions': this.extensionUri }
+      : {};
+    if (outcome.kind === 'json') {
+      ex.reply.json(200, outcome.body, headers);
+      return;
+    }
+    await this.pipe(
+      ex,
+      outcome.events,
+      headers,
+      (response) => response,
+      (error) => server.errorBody(request.id, error),
+    );
+  }
+
+  /**
+   * Sends a stream's events as SSE until it ends, the client leaves or the time limit passes;
+   * `frame` makes each the JSON-RPC response sent, `failure` the error event for a stream that throws.
+   */
   private async pipe(
     ex: Exchange,
-    rpc: AgentRpc,
-    request: RpcRequest,
     events: AsyncGenerator<unknown, void, undefined>,
     headers: Record<string, string>,
+    frame: (value: unknown) => unknown,
+    failure: (error: unknown) => unknown,
   ) {
-    const id: RpcId = request.id;
     this.openStreams += 1;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const stopped = new Promise<'stop'>((resolve) => {
@@ -143,11 +219,11 @@ export class A2AServer {
       for (;;) {
         const next = await Promise.race([events.next(), stopped]);
         if (next === 'stop' || next.done) break;
-        if (!ex.reply.event({ jsonrpc: '2.0', id, result: next.value })) break;
+        if (!ex.reply.event(frame(next.value))) break;
       }
     } catch (error) {
       // Errors raised inside the stream (invalid params, unknown task) become a JSON-RPC error event.
-      ex.reply.event(rpcError(id, rpc.toA2AError(request.method, error)));
+      ex.reply.event(failure(error));
     } finally {
       clearTimeout(timer);
       this.openStreams -= 1;

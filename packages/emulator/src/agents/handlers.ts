@@ -1,4 +1,4 @@
-import { agentCard } from '../a2a/card.js';
+import type { A2AServer } from '../a2a/stream.js';
 import { HttpError } from '../http/errors.js';
 import type { Exchange } from '../http/exchange.js';
 import { readHistoryTurns } from '../http/history-turns.js';
@@ -28,8 +28,9 @@ export function listAgentLlmProviders(state: ServiceState, ex: Exchange): void {
   ex.reply.json(200, state.dataset.account.llms);
 }
 
-export function getAgentCard(state: ServiceState, ex: Exchange, baseUrl: string, extensionUri: string): void {
-  ex.reply.json(200, agentCard(state.agent(ex.params.agentId ?? ''), baseUrl, extensionUri));
+/** The card in the A2A version the emulator speaks; it names the origin the request came to. */
+export async function getAgentCard(state: ServiceState, ex: Exchange, a2a: A2AServer): Promise<void> {
+  ex.reply.json(200, await a2a.cardJson(state.agent(ex.params.agentId ?? ''), ex.origin));
 }
 
 const badBody = (message: string) => new HttpError(400, message, {}, 'BAD_REQUEST_BODY');

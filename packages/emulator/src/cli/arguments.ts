@@ -54,6 +54,7 @@ export function parseArguments(args: string[], stderr: (line: string) => void): 
       ...(chunkChars !== undefined
         ? { answerArtifactChunkChars: integer('answer-artifact-chunk-chars', chunkChars, 0, 2 ** 31 - 1) }
         : {}),
+      ...(values['a2a-version'] ? { a2aVersion: a2aVersion(values['a2a-version']) } : {}),
       ...(values.fault ? { faults: values.fault.map(faultRule) } : {}),
       ...(Object.keys(limits).length > 0 ? { limits } : {}),
       logger: logger(values.log ?? 'error', stderr),
@@ -127,10 +128,16 @@ function parse(args: string[]) {
       'no-default-llm': { type: 'boolean' },
       'agent-step-delay-ms': { type: 'string' },
       'answer-artifact-chunk-chars': { type: 'string' },
+      'a2a-version': { type: 'string' },
       fault: { type: 'string', multiple: true },
       log: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       ...Object.fromEntries(limitNames.map((name) => [flagOf(name), { type: 'string' as const }])),
     },
   });
+}
+
+function a2aVersion(value: string): '0.3' | '1.0' {
+  if (value === '0.3' || value === '1.0') return value;
+  throw new UsageError(`--a2a-version must be 0.3 or 1.0, not '${value}'`);
 }
