@@ -138,15 +138,14 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
       const resumed = events.filter((event): event is AgentResumedEvent => event.type === 'resumed');
       expect(resumed).toHaveLength(1);
       const [gap] = resumed as [AgentResumedEvent];
-      // A v1.0 server refuses to subscribe to a task that has ended (the last cut lands after the end):
-      // the run reads the task instead. A v0.3 server answers with the ended task.
-      const refused = version === '1.0' && at === -1;
-      expect(gap).toMatchObject({
-        via: refused ? 'poll' : 'resubscribe',
-        attempts: refused ? 2 : 1,
-        taskId: answer.taskId,
-        final: false,
-      });
+      // A v1.0 server refuses to subscribe to a task that has ended: always after the last cut, and
+      // after a late one when the task ends during the gap (a busy machine); the run reads the task
+      // then. A v0.3 server answers with the ended task.
+      const refused = gap.via === 'poll';
+      if (version === '0.3') expect(refused).toBe(false);
+      if (at === -1) expect(refused).toBe(version === '1.0');
+      if (refused) expect(at).toBeLessThan(0);
+      expect(gap).toMatchObject({ attempts: refused ? 2 : 1, taskId: answer.taskId, final: false });
       expect(gap.error).toBeInstanceOf(APIConnectionError);
       expect(gap.gapMs).toBeGreaterThanOrEqual(0);
 

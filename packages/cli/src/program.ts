@@ -1,5 +1,6 @@
-import { Argument, Command, InvalidArgumentError } from 'commander';
+import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { AskOptions } from './commands/agents.js';
+import type { EmulatorOptions } from './commands/emulator.js';
 import type { RetrievalOptions } from './commands/qna.js';
 import { Context, type GlobalOptions } from './context.js';
 import { UsageError } from './exit-codes.js';
@@ -244,8 +245,14 @@ export function buildProgram(result: ProgramResult): Command {
     .option('--port <port>', 'the port to listen on (default: a free one)', port)
     .option('--host <host>', 'the interface to listen on (default 127.0.0.1)')
     .option('--data <dir>', 'serve the QnA systems of this folder')
+    .addOption(
+      new Option(
+        '--a2a-version <version>',
+        'the A2A version the agents speak (default 0.3, as the service)',
+      ).choices(['0.3', '1.0']),
+    )
     .action(
-      run(async (ctx, options: { port?: number; host?: string; data?: string }) =>
+      run(async (ctx, options: EmulatorOptions) =>
         (await import('./commands/emulator.js')).emulator(ctx, options),
       ),
     );

@@ -6,6 +6,31 @@ import { cliEnv, freshConfigDir, runCli } from './support/run-cli.js';
 
 const orderStatus = seed.agents.orderStatus.agentId;
 
+describe('dataworkz agents against agents speaking A2A v1.0', () => {
+  let emu: Emulator;
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, a2aVersion: '1.0' });
+  });
+  afterAll(() => emu.close());
+
+  it("shows the card's v1.0 interface, and asks with context values over v1.0", async () => {
+    const env = cliEnv(emu);
+    const card = await runCli(['agents', 'card', orderStatus], env);
+    expect(card.code, card.stderr).toBe(0);
+    expect(card.stdout).toMatch(/endpoint http:\/\/\S+\/stream \(A2A 1\.0, JSONRPC\)/);
+    const ask = await runCli(
+      ['agents', 'ask', orderStatus, 'Where is order 1001?', '--context', 'userName=Ada'],
+      env,
+    );
+    expect(ask.code, ask.stderr).toBe(0);
+    expect(ask.stdout.trim()).toMatch(/^Hi Ada! Order 1001/);
+    const sent = emu.requests.filter((request) => request.path.endsWith('/stream'));
+    expect(sent.map((request) => (JSON.parse(request.body) as { method: string }).method)).toEqual([
+      'SendStreamingMessage',
+    ]);
+  });
+});
+
 describe('dataworkz agents', () => {
   let emu: Emulator;
   let env: Record<string, string>;

@@ -1,3 +1,4 @@
+import type { AgentCard } from '@dataworkz/client';
 import { lastConversation, rememberConversation } from '../config/conversations.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../exit-codes.js';
@@ -23,13 +24,30 @@ export async function llms(ctx: Context): Promise<void> {
   );
 }
 
+interface CardInterface {
+  url?: string | undefined;
+  protocolVersion?: string | undefined;
+  protocolBinding?: string | undefined;
+}
+
+/** Where a card says the agent answers: v1.0 cards list `supportedInterfaces`, v0.3 cards name one `url`. */
+function interfacesOf(card: AgentCard): CardInterface[] {
+  const listed = (card as { supportedInterfaces?: unknown }).supportedInterfaces;
+  if (Array.isArray(listed)) return listed as CardInterface[];
+  return [{ url: card.url, protocolVersion: card.protocolVersion, protocolBinding: card.preferredTransport }];
+}
+
 export async function card(ctx: Context, agentId: string): Promise<void> {
   const agentCard = await (await ctx.client()).agents.card(agentId);
   if (ctx.out.json) return ctx.out.printJson(agentCard);
   const { bold, dim } = ctx.out.colors;
-  ctx.out.line(`${bold(agentCard.name)} ${dim(`v${agentCard.version}, A2A ${agentCard.protocolVersion}`)}`);
+  ctx.out.line(`${bold(agentCard.name)} ${dim(`v${agentCard.version}`)}`);
   ctx.out.line(agentCard.description);
-  ctx.out.line(`${dim('endpoint')} ${agentCard.url}`);
+  for (const { url, protocolVersion, protocolBinding } of interfacesOf(agentCard)) {
+    ctx.out.line(
+      `${dim('endpoint')} ${url} ${dim(`(A2A ${protocolVersion}${protocolBinding ? `, ${protocolBinding}` : ''})`)}`,
+    );
+  }
   for (const skill of agentCard.skills ?? [])
     ctx.out.line(`${dim('skill')} ${skill.name}: ${skill.description}`);
   for (const extension of agentCard.capabilities?.extensions ?? [])

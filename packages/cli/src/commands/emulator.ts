@@ -2,12 +2,21 @@ import type { Context } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 
 /** Starts the local emulator and prints the environment lines that point the CLI (and the SDK) at it. */
-export async function emulator(
-  ctx: Context,
-  options: { port?: number; host?: string; data?: string },
-): Promise<number> {
+export interface EmulatorOptions {
+  port?: number;
+  host?: string;
+  data?: string;
+  a2aVersion?: '0.3' | '1.0';
+}
+
+export async function emulator(ctx: Context, options: EmulatorOptions): Promise<number> {
   const { startEmulator } = await import('@dataworkz/emulator');
-  const emu = await startEmulator({ port: options.port ?? 0, host: options.host, data: options.data });
+  const emu = await startEmulator({
+    port: options.port ?? 0,
+    host: options.host,
+    data: options.data,
+    a2aVersion: options.a2aVersion,
+  });
   const { dim } = ctx.out.colors;
   ctx.out.error(dim(`The emulator listens on ${emu.url}. Point the CLI at it (Ctrl-C stops it):`));
   ctx.out.line(`export DATAWORKZ_BASE_URL=${emu.url}`);
