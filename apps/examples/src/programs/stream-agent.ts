@@ -1,6 +1,7 @@
 // Stream an agent's answer over A2A, the service's recommended call: task updates arrive while the
 // agent works (scenario chosen, each tool call), then the final event carries the answer. A follow-up
-// turn continues the same conversation through its contextId and taskId.
+// turn continues the same conversation through its contextId and taskId. A dropped connection is
+// resumed on its own (a `resumed` event says so).
 import { streamAgent } from '@dataworkz/a2a';
 import Dataworkz from '@dataworkz/client';
 import { excerpt, field, green, heading, statusLine } from '../support/output.js';
@@ -21,6 +22,9 @@ for await (const event of run) {
     status.update(describeTaskUpdate(event.data));
   } else if (event.type === 'status' && !event.final) {
     status.update(`task ${event.state}`);
+  } else if (event.type === 'resumed') {
+    // The connection broke and the run got back to its task; the answer will be whole.
+    status.update(`reconnected after ${event.gapMs} ms (via ${event.via})`);
   }
 }
 // Rejects with TaskFailedError when the task ends failed, with the service's reason.
