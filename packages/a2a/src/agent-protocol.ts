@@ -26,14 +26,30 @@ export function checkProtocol(protocol: unknown): A2AProtocol {
 }
 
 /**
- * The wire to speak with an agent: the version forced, else the one its card (if already read) offers,
- * v1.0 first. Without a card at hand, v0.3, as the service speaks today: reading the card first would
- * cost every first call a request; `refusesVersion` tells when to read it after all.
+ * Sends a request in the version to speak: the one forced, else the one the agent's card (if already
+ * read) offers, v1.0 first, else v0.3, as the service speaks today (reading the card first would cost
+ * every first call a request). An agent that refuses the guess as an unknown method (or v1.0's
+ * "version not supported") ran nothing: its card is read then, and the request sent again in the
+ * version it offers. `send` is given the wire each time; the refusal stands when the card offers no other.
  */
-export function knownWire(dw: Dataworkz, agentId: string, protocol: A2AProtocol): Wire {
-  if (protocol !== 'auto') return wireFor(protocol);
+export async function sendInVersion<T>(
+  dw: Dataworkz,
+  agentId: string,
+  protocol: A2AProtocol,
+  signal: AbortSignal,
+  send: (wire: Wire) => Promise<T>,
+): Promise<T> {
+  if (protocol !== 'auto') return send(wireFor(protocol));
   const card = cards.get(dw)?.get(agentId);
-  return card ? wireFor(versionOffered(card)) : wireFor('0.3');
+  const guess = wireFor(card ? versionOffered(card) : '0.3');
+  try {
+    return await send(guess);
+  } catch (error) {
+    if (!refusesVersion(error)) throw error;
+    const offered = await cachedCard(dw, agentId, signal).then(versionOffered, () => guess.version);
+    if (offered === guess.version) throw error;
+    return send(wireFor(offered));
+  }
 }
 
 function versionOffered(card: AgentCard): ProtocolVersion {
@@ -51,23 +67,8 @@ function versionOffered(card: AgentCard): ProtocolVersion {
 const METHOD_NOT_FOUND = -32601;
 const VERSION_NOT_SUPPORTED = -32009;
 
-/** Whether an error says the agent does not speak the version the request was in. */
-export function refusesVersion(error: unknown): boolean {
+function refusesVersion(error: unknown): boolean {
   return (
     error instanceof JsonRpcError && (error.code === METHOD_NOT_FOUND || error.code === VERSION_NOT_SUPPORTED)
   );
-}
-
-/**
- * After a refusal of the version guessed: the version the agent's card offers, read now, or
- * undefined when that is the version already refused (the refusal stands then).
- */
-export async function wireFromCard(
-  dw: Dataworkz,
-  agentId: string,
-  refused: Wire,
-  signal: AbortSignal,
-): Promise<Wire | undefined> {
-  const version = versionOffered(await cachedCard(dw, agentId, signal));
-  return version === refused.version ? undefined : wireFor(version);
 }

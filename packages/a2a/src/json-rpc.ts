@@ -25,33 +25,38 @@ export function jsonRpcErrorOf(body: unknown): JsonRpcError | undefined {
 }
 
 /**
- * The result one Server-Sent Event carries: a JSON-RPC 2.0 response to request `id`. A JSON-RPC
- * error becomes a JsonRpcError, anything else that is not a response a StreamProtocolError.
+ * The result a JSON-RPC 2.0 response to request `id` carries, from its text (one Server-Sent Event's
+ * data, or a whole body); `subject` names it in errors. A JSON-RPC error becomes a JsonRpcError,
+ * anything else that is not a response a StreamProtocolError. The text itself is never quoted.
  */
-export function streamResultOf(data: string, id: JsonRpcId): unknown {
+export function rpcResultOf(text: string, id: JsonRpcId, subject: string): unknown {
   let response: unknown;
   try {
-    response = JSON.parse(data);
+    response = JSON.parse(text);
   } catch {
     // V8's SyntaxError quotes a cut of the text, which could split a credential: it is not kept.
-    throw new StreamProtocolError(`An agent stream event is not JSON (${data.length} characters)`);
+    throw new StreamProtocolError(`${subject} is not JSON (${text.length} characters)`);
   }
   if (typeof response !== 'object' || response === null || Array.isArray(response)) {
-    throw new StreamProtocolError('An agent stream event is not a JSON-RPC response');
+    throw new StreamProtocolError(`${subject} is not a JSON-RPC response`);
   }
   const envelope = response as { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: unknown };
   if (envelope.jsonrpc !== '2.0') {
-    throw new StreamProtocolError('An agent stream event is not a JSON-RPC 2.0 response');
+    throw new StreamProtocolError(`${subject} is not a JSON-RPC 2.0 response`);
+  }
+  // An error answering a request the server could not read carries the id null.
+  if (envelope.error !== undefined && (envelope.id === id || envelope.id === null)) {
+    throw jsonRpcErrorOf(response) ?? new StreamProtocolError(`${subject} carries a malformed error`);
   }
   if (envelope.id !== id) {
     throw new StreamProtocolError(
-      `An agent stream event answers JSON-RPC request ${JSON.stringify(envelope.id)}, not ${JSON.stringify(id)}`,
-    );
-  }
-  if (envelope.error !== undefined) {
-    throw (
-      jsonRpcErrorOf(response) ?? new StreamProtocolError('An agent stream event carries a malformed error')
+      `${subject} answers JSON-RPC request ${JSON.stringify(envelope.id)}, not ${JSON.stringify(id)}`,
     );
   }
   return envelope.result;
+}
+
+/** The result one Server-Sent Event of a stream answering request `id` carries. */
+export function streamResultOf(data: string, id: JsonRpcId): unknown {
+  return rpcResultOf(data, id, 'An agent stream event');
 }

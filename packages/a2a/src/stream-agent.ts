@@ -13,7 +13,7 @@ import {
   withProvidedValues,
 } from '@dataworkz/context-values';
 import type { A2AMessage, A2APart } from './a2a-types.js';
-import { cachedCard, checkProtocol, knownWire, refusesVersion, wireFromCard } from './agent-protocol.js';
+import { cachedCard, checkProtocol, sendInVersion } from './agent-protocol.js';
 import { agentEndpoint } from './endpoint.js';
 import { EventStreamReader } from './event-stream.js';
 import { jsonRpcRequest, streamResultOf } from './json-rpc.js';
@@ -176,17 +176,10 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
         sent = withProvidedValues(message, contextValues, extensionUri);
       }
       header = extensionsHeader(extensionUri, options.extensions);
-      wire = knownWire(dw, id, protocol);
-      try {
-        return await post(wire.methods.stream, wire.messageParams(sent), signal);
-      } catch (error) {
-        // A guess the agent refuses as an unknown method ran nothing: its card says what it speaks.
-        if (protocol !== 'auto' || !refusesVersion(error)) throw error;
-        const offered = await wireFromCard(dw, id, wire, signal).catch(() => undefined);
-        if (!offered) throw error;
-        wire = offered;
+      return sendInVersion(dw, id, protocol, signal, (chosen) => {
+        wire = chosen;
         return post(wire.methods.stream, wire.messageParams(sent), signal);
-      }
+      });
     },
     resubscribe: (taskId, signal) => post(wire.methods.resubscribe, { id: taskId }, signal),
     getTask: (taskId, signal) => fetchTask(dw, id, wire, { id: taskId }, { signal }),

@@ -1,6 +1,6 @@
 import { type Dataworkz, InvalidParameterError } from '@dataworkz/client';
 import type { A2ATask } from './a2a-types.js';
-import { checkProtocol, knownWire, refusesVersion, wireFromCard } from './agent-protocol.js';
+import { checkProtocol, sendInVersion } from './agent-protocol.js';
 import { agentEndpoint } from './endpoint.js';
 import { toRunError } from './failure.js';
 import type { A2AProtocol } from './protocol/select.js';
@@ -68,16 +68,9 @@ async function callTask(
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const call = { signal: controller.signal, timeout };
-    const wire = knownWire(dw, agentId, protocol);
-    try {
-      return await fetchTask(dw, agentId, wire, params, call, kind);
-    } catch (error) {
-      // As for streams: an unknown method means the agent speaks the other version; its card says.
-      if (protocol !== 'auto' || !refusesVersion(error)) throw error;
-      const offered = await wireFromCard(dw, agentId, wire, controller.signal).catch(() => undefined);
-      if (!offered) throw error;
-      return await fetchTask(dw, agentId, offered, params, call, kind);
-    }
+    return await sendInVersion(dw, agentId, protocol, controller.signal, (wire) =>
+      fetchTask(dw, agentId, wire, params, call, kind),
+    );
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }

@@ -1,6 +1,6 @@
 import type { Dataworkz } from '@dataworkz/client';
 import { StreamProtocolError } from './errors.js';
-import { jsonRpcErrorOf, jsonRpcRequest } from './json-rpc.js';
+import { jsonRpcRequest, rpcResultOf } from './json-rpc.js';
 
 export interface UnaryCall {
   signal: AbortSignal;
@@ -35,26 +35,8 @@ export async function callAgentRpc(
     operation: call.operation,
   });
   onResponse(response);
-  const text = await response.text();
-  // The body is not quoted: what is wrong with it is enough, and quoting could carry a credential.
-  const malformed = (what: string) => new StreamProtocolError(`${call.operation}: ${what}`);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // V8's SyntaxError quotes a cut of the text, which could split a credential: it is not kept.
-    throw malformed(`the agent's response is not JSON (${text.length} characters)`);
-  }
-  if (typeof body !== 'object' || body === null || (body as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
-    throw malformed("the agent's response is not a JSON-RPC 2.0 response");
-  }
-  const envelope = body as { id?: unknown; result?: unknown; error?: unknown };
-  if (envelope.error !== undefined) {
-    throw jsonRpcErrorOf(body) ?? malformed("the agent's response carries a malformed error");
-  }
-  if (envelope.id !== request.id) {
-    throw malformed(`the agent's response answers request ${JSON.stringify(envelope.id)}, not ${request.id}`);
-  }
-  if (envelope.result === undefined) throw malformed("the agent's response has no result");
-  return envelope.result;
+  const result = rpcResultOf(await response.text(), request.id, `${call.operation}: the agent's response`);
+  if (result === undefined)
+    throw new StreamProtocolError(`${call.operation}: the agent's response has no result`);
+  return result;
 }
