@@ -6,7 +6,8 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 /** Context variables, by name: what the provided-values extension carries. */
 export type ContextValues = { [name: string]: JsonValue };
 
-function childPath(path: string, key: string | number): string {
+/** The path of a property below `path`: `path.key`, or `path[2]` for an index. */
+export function childPath(path: string, key: string | number): string {
   return typeof key === 'number' ? `${path}[${key}]` : `${path}.${key}`;
 }
 
@@ -28,23 +29,51 @@ function fail(path: string, reason: string): never {
 }
 
 function isStackOverflow(error: unknown): boolean {
-  return error instanceof RangeError && /call stack/i.test(error.message);
+  // What was thrown may be a Proxy whose traps throw too.
+  try {
+    return error instanceof RangeError && /call stack/i.test(error.message);
+  } catch {
+    return false;
+  }
 }
 
-/** Runs one read of the caller's data (a getter, a Proxy trap), naming the path if it throws. */
-function read<T>(path: string, get: () => T): T {
+/**
+ * What a getter or trap threw, in words, as the package's other errors word it: the message of an
+ * error, a thrown primitive as it is. Never throws: the thrown value may be hostile as well.
+ */
+function reasonOf(error: unknown): string {
+  try {
+    const message = isRecord(error) ? error.message : error;
+    // A function's text is its source code, not a reason.
+    if (message !== undefined && !isRecord(message) && typeof message !== 'function') return String(message);
+  } catch {}
+  return 'an error without a message';
+}
+
+/**
+ * Runs one read of the caller's data (a getter, a Proxy trap), turning whatever it throws into a
+ * ContextValuesError naming `path`, with the thrown value as its `cause`. While copying (`nested`), a
+ * stack overflow passes through: it means the value nests too deeply, which the copy reports.
+ */
+export function read<T>(path: string, get: () => T, nested?: boolean): T {
   try {
     return get();
   } catch (error) {
-    if (error instanceof ContextValuesError || isStackOverflow(error)) throw error;
-    throw new ContextValuesError(
-      `${path} could not be read: ${String((error as Error)?.message ?? error)}`,
-      path,
-      {
-        cause: error,
-      },
-    );
+    if (nested && isStackOverflow(error)) throw error;
+    throw new ContextValuesError(`${path} could not be read: ${reasonOf(error)}`, path, { cause: error });
   }
+}
+
+/** The items of an array (a Proxy of one included) with their paths, each read once; holes are skipped. */
+export function readItems(array: unknown, path: string): Array<[path: string, item: unknown]> {
+  const items = array as readonly unknown[];
+  const length = read(path, () => items.length);
+  const found: Array<[string, unknown]> = [];
+  for (let index = 0; index < length; index++) {
+    const at = childPath(path, index);
+    if (read(at, () => index in items)) found.push([at, read(at, () => items[index])]);
+  }
+  return found;
 }
 
 /** A plain-JSON copy of `value`, checked as it is copied: every property is read exactly once. */
@@ -59,24 +88,29 @@ function copy(value: unknown, at: string, ancestors: Set<object>): JsonValue {
   if (problem) fail(at, problem);
   const object = value as object;
   if (ancestors.has(object)) fail(at, 'a cycle');
-  const isArray = read(at, () => Array.isArray(object));
-  const proto = read(at, () => Object.getPrototypeOf(object) as { constructor?: { name?: string } } | null);
+  const isArray = read(at, () => Array.isArray(object), true);
+  const proto = read(
+    at,
+    () => Object.getPrototypeOf(object) as { constructor?: { name?: unknown } } | null,
+    true,
+  );
   if (isArray ? proto !== Array.prototype : proto !== Object.prototype && proto !== null) {
-    fail(at, `a ${proto?.constructor?.name || 'non-plain object'}`);
+    // The name is the caller's too: a getter or a Proxy, or not a string.
+    fail(at, `a ${read(at, () => String(proto?.constructor?.name || 'non-plain object'))}`);
   }
-  if (read(at, () => Object.getOwnPropertySymbols(object)).length > 0) fail(at, 'symbol keys');
+  if (read(at, () => Object.getOwnPropertySymbols(object), true).length > 0) fail(at, 'symbol keys');
   ancestors.add(object);
   let result: JsonValue;
   if (isArray) {
     const array = object as unknown[];
-    const length = read(at, () => array.length);
+    const length = read(at, () => array.length, true);
     const items: JsonValue[] = [];
     for (let index = 0; index < length; index++) {
       const path = childPath(at, index);
-      if (!read(path, () => index in array)) fail(path, 'an array hole');
+      if (!read(path, () => index in array, true)) fail(path, 'an array hole');
       items.push(
         copy(
-          read(path, () => array[index]),
+          read(path, () => array[index], true),
           path,
           ancestors,
         ),
@@ -86,12 +120,12 @@ function copy(value: unknown, at: string, ancestors: Set<object>): JsonValue {
   } else {
     const record = object as Record<string, unknown>;
     const entries: { [key: string]: JsonValue } = {};
-    for (const key of read(at, () => Object.keys(record))) {
+    for (const key of read(at, () => Object.keys(record), true)) {
       const path = childPath(at, key);
       // Defined, not assigned, so a key such as __proto__ stays a plain key.
       Object.defineProperty(entries, key, {
         value: copy(
-          read(path, () => record[key]),
+          read(path, () => record[key], true),
           path,
           ancestors,
         ),
