@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import Dataworkz, {
   APIConnectionError,
   APIUserAbortError,
@@ -297,18 +298,106 @@ describe('per-call options', () => {
 });
 
 describe('redirect limits and browsers', () => {
-  it('more than 20 redirects is a DataworkzError, not retried', async () => {
-    const loop = (_request: unknown, res: import('node:http').ServerResponse) => {
-      res.writeHead(302, { location: '/again' });
+  const KEY = 'hop-secret-key-0123';
+  const redirectTo =
+    (location: string, status = 302): Handler =>
+    (_request, res) => {
+      res.writeHead(status, { location });
       res.end();
     };
-    server.reply(...Array.from({ length: 21 }, () => loop));
-    const error = await new Dataworkz({ baseUrl: server.url, apiKey: 'k' }).qna
+  /** Every view of an error a log or a crash report might show. */
+  const views = (error: unknown): string =>
+    [
+      (error as Error).message,
+      (error as Error).stack,
+      JSON.stringify(error),
+      inspect(error, { depth: 8 }),
+    ].join('\n');
+
+  it('a redirect loop ends after 5 hops with a RedirectError naming them, not retried', async () => {
+    server.reply(...Array.from({ length: 6 }, (_, n) => redirectTo(`/hop-${n + 1}?api_key=${KEY}&n=${n}`)));
+    const error = await new Dataworkz({ baseUrl: server.url, apiKey: KEY, maxRetries: 3 }).qna
       .list()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RedirectError);
-    expect((error as Error).message).toBe('Too many redirects (more than 20).');
-    expect(server.requests).toHaveLength(21);
+    expect(error).toMatchObject({ status: 302, attempts: 1 });
+    expect((error as Error).message).toBe(
+      'Too many redirects (the client follows at most 5): /api/qna/v1/systems → /hop-1 → /hop-2 → ' +
+        '/hop-3 → /hop-4 → /hop-5, then a 302 to /hop-6, not followed.',
+    );
+    expect(server.requests.map((r) => r.path)).toEqual([
+      '/api/qna/v1/systems',
+      '/hop-1',
+      '/hop-2',
+      '/hop-3',
+      '/hop-4',
+      '/hop-5',
+    ]);
+    // The query the Location carried reached the server, but not the error.
+    expect(server.requests[5]?.query).toContain(KEY);
+    const text = views(error);
+    expect(text).not.toContain(KEY);
+    expect(text).not.toContain('api_key');
+    expect(text).not.toContain('SSWS');
+  });
+
+  it('a chain of exactly 5 redirects is followed to its end', async () => {
+    server.reply(
+      ...Array.from({ length: 5 }, (_, n) => redirectTo(`/step-${n + 1}`, n % 2 ? 307 : 301)),
+      json(200, { arrived: true }),
+    );
+    expect(await new Dataworkz({ baseUrl: server.url, apiKey: KEY }).qna.list()).toEqual({ arrived: true });
+    expect(server.requests).toHaveLength(6);
+    expect(server.requests[5]).toMatchObject({ path: '/step-5', headers: { authorization: `SSWS ${KEY}` } });
+  });
+
+  it('a hop to another origin is named with its origin, without its fragment', async () => {
+    server.reply(
+      ...Array.from({ length: 4 }, () => redirectTo('/same')),
+      redirectTo(`${other.url}/elsewhere#${KEY}`),
+    );
+    other.reply(redirectTo('/still-elsewhere'));
+    const error = await new Dataworkz({ baseUrl: server.url, apiKey: KEY }).qna
+      .list()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RedirectError);
+    expect((error as Error).message).toBe(
+      'Too many redirects (the client follows at most 5): /api/qna/v1/systems → /same → /same → /same → ' +
+        `/same → ${other.url}/elsewhere, then a 302 to ${other.url}/still-elsewhere, not followed.`,
+    );
+    expect(other.requests[0]?.headers.authorization).toBeUndefined();
+    expect(views(error)).not.toContain(KEY);
+  });
+
+  it.each([
+    ['as it is', `/echo/${KEY}`],
+    ['percent-encoded', `/echo/${[...KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')}`],
+  ])('a credential the server puts in a path (%s) is redacted from the hops', async (_how, path) => {
+    for (const call of [
+      (dw: Dataworkz) => dw.qna.list(),
+      (dw: Dataworkz) => dw.authorizedFetch(`${server.url}/api/agents/v1/`),
+      // dw.raw throws what the pipeline throws, without the retry loop's redaction.
+      (dw: Dataworkz) => dw.raw.GET('/api/agents/v1/'),
+    ]) {
+      server.requests.length = 0;
+      server.reply(...Array.from({ length: 6 }, () => redirectTo(path)));
+      const error = await call(new Dataworkz({ baseUrl: server.url, apiKey: KEY })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RedirectError);
+      expect((error as Error).message).toContain('[redacted]');
+      expect(views(error)).not.toContain(KEY);
+      expect(server.requests).toHaveLength(6);
+    }
+  });
+
+  it('a very long Location is shortened in the message', async () => {
+    const long = `/${'x'.repeat(5_000)}`;
+    server.reply(...Array.from({ length: 6 }, () => redirectTo(long)));
+    const error = await new Dataworkz({ baseUrl: server.url, apiKey: KEY }).qna
+      .list()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RedirectError);
+    expect((error as Error).message.length).toBeLessThan(1_000);
+    expect((error as Error).message).toContain(`/${'x'.repeat(119)}…`);
   });
 
   it('a browser-style opaque redirect is followed by the platform', async () => {

@@ -90,7 +90,13 @@ export interface TransportConfig {
 }
 
 const NO_OPTIONS: RequestOptions = {};
-const MAX_REDIRECTS = 20;
+/**
+ * The most redirect hops one request follows; the next redirect is a RedirectError. Kept small: each
+ * hop resends the credential (on the same origin) and the body, and a loop should fail fast.
+ */
+const MAX_REDIRECTS = 5;
+// How much of each hop a RedirectError's message shows: a Location may be as long as a server likes.
+const MAX_HOP_LABEL_CHARS = 120;
 // Never forwarded to another origin by a redirect: what the log redaction treats as credentials.
 const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'api-key'];
 const RETRYABLE_STATUS = new Set([408, 409, 429]);
@@ -221,12 +227,12 @@ export class Transport {
     const request = input instanceof Outgoing ? input : await Outgoing.from(input);
     request.headers.set('authorization', authorization);
     const { log } = this.config;
-    if (!log.enabled('debug')) return this.follow(request);
+    if (!log.enabled('debug')) return this.follow(request, authorization);
     const started = performance.now();
     const url = redactUrl(request.url);
     let response: Response;
     try {
-      response = await this.follow(request);
+      response = await this.follow(request, authorization);
     } catch (error) {
       const durationMs = Math.round(performance.now() - started);
       callerCode(() =>
@@ -265,11 +271,13 @@ export class Transport {
     return (value) => scrubAny(value, secrets);
   }
 
-  private async follow(request: Outgoing): Promise<Response> {
+  private async follow(request: Outgoing, authorization: string): Promise<Response> {
     const fetchImpl = this.config.fetch;
     const { signal } = request;
     let { url, method, headers, body } = request;
-    for (let hop = 0; ; hop++) {
+    // The URLs redirected to, for the message should the chain run past MAX_REDIRECTS.
+    const hops: string[] = [];
+    for (;;) {
       const init: RequestInit & { duplex?: 'half' } = { method, headers, body, signal, redirect: 'manual' };
       // A streamed body needs half-duplex and cannot be replayed on a redirect.
       if (body instanceof ReadableStream) init.duplex = 'half';
@@ -283,10 +291,11 @@ export class Transport {
       const keepsBody = response.status === 307 || response.status === 308;
       if (keepsBody && body instanceof ReadableStream) return response;
       await response.body?.cancel();
-      if (hop >= MAX_REDIRECTS) {
-        throw new RedirectError(response.status, `Too many redirects (more than ${MAX_REDIRECTS}).`);
-      }
       const target = redirectTarget(response.status, location, url);
+      if (hops.length >= MAX_REDIRECTS) {
+        const redact = this.redactorFor(authorization);
+        throw tooManyRedirects(response.status, request.url, hops, target, redact);
+      }
       headers = new Headers(headers);
       if (target.origin !== new URL(url).origin) {
         for (const name of CREDENTIAL_HEADERS) headers.delete(name);
@@ -298,8 +307,40 @@ export class Transport {
         if (method !== 'HEAD') method = 'GET';
       }
       url = target.href;
+      hops.push(url);
     }
   }
+}
+
+/**
+ * The RedirectError for a chain longer than MAX_REDIRECTS, naming each hop by its path (and origin,
+ * where it leaves the first one). Queries, fragments and user info are left out, as they may carry a
+ * key; a credential the server put in a path is redacted before the path is shortened.
+ */
+function tooManyRedirects(
+  status: number,
+  start: string,
+  hops: readonly string[],
+  next: URL,
+  redact: Redactor,
+): RedirectError {
+  const { origin } = new URL(start);
+  const label = (url: URL): string => {
+    const text = redact(url.origin === origin ? url.pathname : `${url.origin}${url.pathname}`);
+    let decoded = text;
+    try {
+      decoded = decodeURIComponent(text);
+    } catch {}
+    // A credential the server percent-encoded is still the credential.
+    if (redact(decoded) !== decoded) return '[redacted]';
+    return text.length > MAX_HOP_LABEL_CHARS ? `${text.slice(0, MAX_HOP_LABEL_CHARS)}…` : text;
+  };
+  const chain = [start, ...hops].map((url) => label(new URL(url))).join(' → ');
+  return new RedirectError(
+    status,
+    `Too many redirects (the client follows at most ${MAX_REDIRECTS}): ${chain}, ` +
+      `then a ${status} to ${label(next)}, not followed.`,
+  );
 }
 
 /** Where a redirect leads: only an http(s) URL is followed (fetch would read a `data:` URL itself). */
