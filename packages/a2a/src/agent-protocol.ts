@@ -1,8 +1,9 @@
 import { type AgentCard, type Dataworkz, InvalidParameterError } from '@dataworkz/client';
 import { getAgentCard } from './agent-card.js';
 import { JsonRpcError } from './errors.js';
+import { toRunError } from './failure.js';
 import { type A2AProtocol, selectProtocol, UnsupportedProtocolError } from './protocol/select.js';
-import { type ProtocolVersion, type Wire, wireFor } from './protocol/wire.js';
+import type { ProtocolVersion } from './sdk/transport.js';
 
 // Cards per client and agent: a card rarely changes and costs a request.
 const cards = new WeakMap<Dataworkz, Map<string, AgentCard>>();
@@ -30,25 +31,25 @@ export function checkProtocol(protocol: unknown): A2AProtocol {
  * read) offers, v1.0 first, else v0.3, as the service speaks today (reading the card first would cost
  * every first call a request). An agent that refuses the guess as an unknown method (or v1.0's
  * "version not supported") ran nothing: its card is read then, and the request sent again in the
- * version it offers. `send` is given the wire each time; the refusal stands when the card offers no other.
+ * version it offers. `send` is given the version each time; the refusal stands when the card offers no other.
  */
 export async function sendInVersion<T>(
   dw: Dataworkz,
   agentId: string,
   protocol: A2AProtocol,
   signal: AbortSignal,
-  send: (wire: Wire) => Promise<T>,
+  send: (version: ProtocolVersion) => Promise<T>,
 ): Promise<T> {
-  if (protocol !== 'auto') return send(wireFor(protocol));
+  if (protocol !== 'auto') return send(protocol);
   const card = cards.get(dw)?.get(agentId);
-  const guess = wireFor(card ? versionOffered(card) : '0.3');
+  const guess: ProtocolVersion = card ? versionOffered(card) : '0.3';
   try {
     return await send(guess);
   } catch (error) {
-    if (!refusesVersion(error)) throw error;
-    const offered = await cachedCard(dw, agentId, signal).then(versionOffered, () => guess.version);
-    if (offered === guess.version) throw error;
-    return send(wireFor(offered));
+    if (!refusesVersion(toRunError(error, signal))) throw error;
+    const offered = await cachedCard(dw, agentId, signal).then(versionOffered, () => guess);
+    if (offered === guess) throw error;
+    return send(offered);
   }
 }
 

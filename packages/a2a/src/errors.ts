@@ -103,22 +103,33 @@ export class TaskFailedError extends DataworkzError {
 
 /**
  * The stream broke and the run could not get back to its task: every attempt to resubscribe (or to
- * read the task) failed. `cause` is the last attempt's error, `streamError` the break itself.
+ * read the task) failed, or the time allowed for resuming ran out. `cause` is the last attempt's
+ * error, `streamError` the break itself.
  */
 export class ResumeFailedError extends APIConnectionError {
   override name = 'ResumeFailedError';
   readonly taskId: string;
-  /** Attempts made to get back to the task. */
+  /** Attempts made in a row to get back to the task. */
   readonly resumeAttempts: number;
+  /** Time the run spent getting back to its task, over all its gaps, in ms. */
+  readonly resumeMs: number;
   readonly streamError: DataworkzError;
 
-  constructor(taskId: string, attempts: number, streamError: DataworkzError, cause: unknown) {
-    super(
-      `The agent stream broke (${streamError.message}) and ${attempts} attempt${attempts === 1 ? '' : 's'} to resume task ${taskId} failed`,
-      { cause },
-    );
+  constructor(
+    taskId: string,
+    attempts: number,
+    streamError: DataworkzError,
+    cause: unknown,
+    time: { elapsedMs: number; maxTotalMs?: number | undefined } = { elapsedMs: 0 },
+  ) {
+    const what =
+      time.maxTotalMs === undefined
+        ? `${attempts} attempt${attempts === 1 ? '' : 's'} to resume task ${taskId} failed`
+        : `task ${taskId} could not be resumed within resume.maxTotalMs (${time.maxTotalMs} ms; ${attempts} attempt${attempts === 1 ? '' : 's'} in a row)`;
+    super(`The agent stream broke (${streamError.message}) and ${what}`, { cause });
     this.taskId = taskId;
     this.resumeAttempts = attempts;
+    this.resumeMs = time.elapsedMs;
     this.streamError = streamError;
   }
 }

@@ -1,6 +1,6 @@
 import { APIConnectionTimeoutError, APIError, APIUserAbortError, DataworkzError } from '@dataworkz/client';
 import { JsonRpcError, NoLlmError, StreamProtocolError } from './errors.js';
-import { jsonRpcErrorOf } from './json-rpc.js';
+import { jsonRpcErrorOf } from './sdk/fetch.js';
 
 // How deployments word "no LLM could be determined"; the contract gives no code for it.
 const NO_LLM =
@@ -24,6 +24,31 @@ function classify(error: DataworkzError): DataworkzError {
   return refusal && mentionsNoLlm(error) ? new NoLlmError(error) : error;
 }
 
+/**
+ * The JSON-RPC error an SDK error stands for: 0.3.14 keeps the response on `errorResponse` (of the
+ * error, or of its `cause` for an error inside a stream); 1.x keeps `envelopeCode` and `data`.
+ */
+function sdkRpcError(error: Error): JsonRpcError | undefined {
+  for (const candidate of [error, error.cause]) {
+    if (!(candidate instanceof Error)) continue;
+    const fromResponse = jsonRpcErrorOf((candidate as { errorResponse?: unknown }).errorResponse);
+    if (fromResponse) return fromResponse;
+    const { envelopeCode, data } = candidate as { envelopeCode?: unknown; data?: unknown };
+    if (typeof envelopeCode === 'number') return new JsonRpcError(envelopeCode, candidate.message, data);
+  }
+  return undefined;
+}
+
+// What the SDK's transports throw, by their messages (plain `Error`s, told apart by text only). The
+// messages quote the server's data, cut at 100 characters, so they are replaced, never passed on.
+const SDK_FAILURES: ReadonlyArray<[RegExp, (subject: string) => string]> = [
+  [/^Failed to parse SSE event data/, (subject) => `${subject}: an event is not JSON`],
+  [/response ID mismatch/, (subject) => `${subject}: an answer is for another JSON-RPC request`],
+  [/missing 'result' field/, (subject) => `${subject}: an event carries no result`],
+  [/^Invalid JSON-RPC response/, (subject) => `${subject}: an answer is not a JSON-RPC 2.0 response`],
+  [/^Invalid response: missing payload/, (subject) => `${subject}: an answer carries no result`],
+];
+
 /** The typed error for anything the SDK's transport or this package's stream throws. */
 export function toRunError(
   error: unknown,
@@ -39,13 +64,12 @@ export function toRunError(
   // V8's message quotes a cut of the text it failed on, which could split a credential: not kept.
   if (error instanceof SyntaxError) return new StreamProtocolError(`${subject} is not valid JSON`);
   if (error instanceof Error) {
-    // The SDK's errors hold the JSON-RPC response, on themselves or on their cause.
-    const rpcError = jsonRpcErrorOf(
-      (error as { errorResponse?: unknown }).errorResponse ??
-        (error.cause as { errorResponse?: unknown } | undefined)?.errorResponse,
-    );
+    const rpcError = sdkRpcError(error);
     if (rpcError) return classify(rpcError);
     if (error.name === 'AbortError') return new APIUserAbortError(undefined, { cause: error });
+    for (const [pattern, message] of SDK_FAILURES) {
+      if (pattern.test(error.message)) return new StreamProtocolError(message(subject));
+    }
     return new StreamProtocolError(`${subject} could not be read: ${error.message}`, { cause: error });
   }
   return new DataworkzError(`${subject} failed`, { cause: error });

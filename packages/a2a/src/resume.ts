@@ -18,6 +18,12 @@ export interface ResumeOptions {
   maxDelayMs?: number | undefined;
   /** Wait between two reads of the task when the agent refuses resubscription, in ms. Default 1000. */
   pollIntervalMs?: number | undefined;
+  /**
+   * Longest time the run may spend getting back to its task, in ms, summed over all its gaps: from each
+   * break until a new stream delivers more than the task's snapshot, and all the time it reads a task
+   * that will not stream. Past it the run fails with ResumeFailedError. Default 300000 (5 minutes).
+   */
+  maxTotalMs?: number | undefined;
 }
 
 /** The resume options in force, every field set; `undefined` when resuming is off. */
@@ -26,6 +32,7 @@ export interface ResumePolicy {
   initialDelayMs: number;
   maxDelayMs: number;
   pollIntervalMs: number;
+  maxTotalMs: number;
 }
 
 const DEFAULTS: ResumePolicy = {
@@ -33,6 +40,7 @@ const DEFAULTS: ResumePolicy = {
   initialDelayMs: 250,
   maxDelayMs: 5000,
   pollIntervalMs: 1000,
+  maxTotalMs: 300_000,
 };
 
 function checked(name: keyof ResumePolicy, value: number | undefined, integer: boolean): number {
@@ -59,6 +67,7 @@ export function resumePolicy(option: boolean | ResumeOptions | undefined): Resum
     initialDelayMs: checked('initialDelayMs', option.initialDelayMs, false),
     maxDelayMs: checked('maxDelayMs', option.maxDelayMs, false),
     pollIntervalMs: checked('pollIntervalMs', option.pollIntervalMs, false),
+    maxTotalMs: checked('maxTotalMs', option.maxTotalMs, false),
   };
 }
 

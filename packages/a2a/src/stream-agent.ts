@@ -3,6 +3,7 @@ import {
   excerpt,
   InvalidParameterError,
   type Properties,
+  type Redactor,
   serializeProperties,
 } from '@dataworkz/client';
 import {
@@ -15,15 +16,14 @@ import {
 import type { A2AMessage, A2APart } from './a2a-types.js';
 import { cachedCard, checkProtocol, sendInVersion } from './agent-protocol.js';
 import { agentEndpoint } from './endpoint.js';
-import { EventStreamReader } from './event-stream.js';
-import { jsonRpcRequest, streamResultOf } from './json-rpc.js';
 import { userMessage } from './message.js';
 import type { A2AProtocol } from './protocol/select.js';
-import { type Wire, wireFor } from './protocol/wire.js';
 import { type ResumeOptions, resumePolicy } from './resume.js';
-import { AgentRun, type OpenedStream, type RunConnection } from './run.js';
-import { postForEventStream } from './stream-request.js';
-import { fetchTask } from './tasks.js';
+import { AgentRun } from './run.js';
+import type { OpenedStream, RunConnection } from './run-events.js';
+import { sdkFetch } from './sdk/fetch.js';
+import { type AgentTransport, type ProtocolVersion, transportFor } from './sdk/transport.js';
+import { taskTransport } from './tasks.js';
 
 // A log line about a skipped event quotes at most this much of it.
 const SKIPPED_LINE_CHARS = 200;
@@ -142,53 +142,53 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
 
   const resume = resumePolicy(options.resume);
   const protocol = checkProtocol(options.protocol);
-  // Settled by the message's request; a resubscription speaks the same version, with the same headers.
-  let wire: Wire = wireFor('0.3');
-  let header = '';
+  // The redactor for the latest response: it removes the exact credential that request sent.
+  let redactLatest: Redactor = dw.redact;
+  // Server text: redacted before it is cut for the log line.
+  const skipped = (what: string) =>
+    dw.logger.debug(excerpt(redactLatest(`agent stream: skipped ${what}`), SKIPPED_LINE_CHARS));
+  const fetchImpl = sdkFetch(dw, {
+    operation: 'streamAgent',
+    timeout: headersTimeoutMs,
+    limits: { ...limits, skipped },
+    onResponse: (redact) => {
+      redactLatest = redact;
+    },
+  });
+  // Settled by the message's request; a resubscription speaks the same version, with the same extensions.
+  let transport: AgentTransport = transportFor('0.3', endpoint, fetchImpl);
+  let extensions = '';
 
-  async function post(method: string, params: unknown, signal: AbortSignal): Promise<OpenedStream> {
-    const request = jsonRpcRequest(method, params);
-    const { body, redact } = await postForEventStream(
+  async function open(signal: AbortSignal): Promise<OpenedStream> {
+    let sent: A2AMessage = message;
+    let extensionUri: string | undefined;
+    if (contextValues !== undefined) {
+      extensionUri = options.extensionUri ?? (await providedValuesUriFor(dw, id, signal));
+      sent = withProvidedValues(message, contextValues, extensionUri);
+    }
+    extensions = extensionsHeader(extensionUri, options.extensions);
+    // The first event tells whether the agent took the message in this version.
+    const { events, first } = await sendInVersion(
       dw,
-      endpoint,
-      request,
-      wire.headers(header),
+      id,
+      protocol,
       signal,
-      headersTimeoutMs,
+      async (version: ProtocolVersion) => {
+        transport = transportFor(version, endpoint, fetchImpl);
+        const events = transport.stream(sent, { signal, extensions });
+        return { events, first: await events.next() };
+      },
     );
-    // Server text: redacted before it is cut for the log line.
-    const skipped = (what: string) =>
-      dw.logger.debug(excerpt(redact(`agent stream: skipped ${what}`), SKIPPED_LINE_CHARS));
-    const { streamEvent } = wire;
-    return {
-      reader: new EventStreamReader(body, { ...limits, signal, skipped }),
-      decode: (data) => streamEvent(streamResultOf(data, request.id)),
-      redact,
-    };
+    return { events, first };
   }
 
   const connection: RunConnection = {
-    async open(signal) {
-      let sent: A2AMessage = message;
-      let extensionUri: string | undefined;
-      if (contextValues !== undefined) {
-        extensionUri = options.extensionUri ?? (await providedValuesUriFor(dw, id, signal));
-        sent = withProvidedValues(message, contextValues, extensionUri);
-      }
-      header = extensionsHeader(extensionUri, options.extensions);
-      return sendInVersion(dw, id, protocol, signal, (chosen) => {
-        wire = chosen;
-        return post(wire.methods.stream, wire.messageParams(sent), signal);
-      });
-    },
-    resubscribe: (taskId, signal) => post(wire.methods.resubscribe, { id: taskId }, signal),
-    getTask: (taskId, signal) => fetchTask(dw, id, wire, { id: taskId }, { signal }),
+    open,
+    resubscribe: (taskId, signal) => transport.resubscribe(taskId, { signal, extensions }),
+    getTask: (taskId, signal) =>
+      taskTransport(dw, id, transport.version, signal).getTask({ id: taskId }, { signal }),
+    redact: (value) => redactLatest(value),
   };
 
-  return new AgentRun(connection, {
-    signal: options.signal,
-    redact: dw.redact,
-    timeoutMs: runTimeoutMs,
-    resume,
-  });
+  return new AgentRun(connection, { signal: options.signal, timeoutMs: runTimeoutMs, resume });
 }

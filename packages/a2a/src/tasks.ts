@@ -1,11 +1,11 @@
-import { type Dataworkz, InvalidParameterError } from '@dataworkz/client';
+import { type Dataworkz, InvalidParameterError, type Redactor } from '@dataworkz/client';
 import type { A2ATask } from './a2a-types.js';
 import { checkProtocol, sendInVersion } from './agent-protocol.js';
 import { agentEndpoint } from './endpoint.js';
 import { toRunError } from './failure.js';
 import type { A2AProtocol } from './protocol/select.js';
-import type { Wire } from './protocol/wire.js';
-import { callAgentRpc } from './unary-rpc.js';
+import { sdkFetch } from './sdk/fetch.js';
+import { type AgentTransport, type ProtocolVersion, type TaskParams, transportFor } from './sdk/transport.js';
 
 export interface TaskCallOptions {
   /** Aborting cancels the request; it rejects with APIUserAbortError. */
@@ -21,33 +21,41 @@ export interface GetTaskOptions extends TaskCallOptions {
   historyLength?: number | undefined;
 }
 
-type TaskParams = { id: string; historyLength?: number };
-
 /**
- * One task call in a version already chosen. The client's authorizedFetch adds the credential, maps
- * HTTP statuses to its errors, refreshes a token after a 401, and bounds the time and the body read.
+ * The SDK transport for one agent's task calls in a version already chosen, its requests made through
+ * the client's authorizedFetch: the credential, HTTP statuses as the client's errors, a refreshed
+ * token after a 401, and the time-out and `maxResponseBytes` on the whole answer. Its errors come out
+ * typed and redacted with the credential each request sent.
  */
-export async function fetchTask(
+export function taskTransport(
   dw: Dataworkz,
   agentId: string,
-  wire: Wire,
-  params: TaskParams,
-  options: { signal: AbortSignal; timeout?: number | undefined },
-  kind: 'get' | 'cancel' = 'get',
-): Promise<A2ATask> {
-  let response: Response | undefined;
-  const operation = kind === 'get' ? 'getTask' : 'cancelTask';
-  try {
-    const call = { signal: options.signal, timeout: options.timeout, operation };
-    const method = wire.methods[kind];
-    const endpoint = agentEndpoint(dw.baseUrl, agentId);
-    const result = await callAgentRpc(dw, endpoint, method, params, wire.headers(''), call, (r) => {
-      response = r;
+  version: ProtocolVersion,
+  signal: AbortSignal,
+  timeout?: number | undefined,
+): Pick<AgentTransport, 'getTask' | 'cancelTask'> {
+  let redact: Redactor = dw.redact;
+  const call = (operation: 'getTask' | 'cancelTask') => {
+    const fetchImpl = sdkFetch(dw, {
+      operation,
+      timeout,
+      onResponse: (latest) => {
+        redact = latest;
+      },
     });
-    return wire.task(result);
-  } catch (error) {
-    throw dw.redact(toRunError(error, options.signal, "The agent's response"), response);
-  }
+    return transportFor(version, agentEndpoint(dw.baseUrl, agentId), fetchImpl);
+  };
+  const typed = async (operation: 'getTask' | 'cancelTask', params: TaskParams): Promise<A2ATask> => {
+    try {
+      return await call(operation)[operation](params, { signal });
+    } catch (error) {
+      throw redact(toRunError(error, signal, "The agent's response"));
+    }
+  };
+  return {
+    getTask: (params) => typed('getTask', params),
+    cancelTask: (params) => typed('cancelTask', params),
+  };
 }
 
 async function callTask(
@@ -55,7 +63,7 @@ async function callTask(
   agentId: string,
   params: TaskParams,
   options: TaskCallOptions,
-  kind: 'get' | 'cancel',
+  kind: 'getTask' | 'cancelTask',
 ): Promise<A2ATask> {
   const { signal, timeout } = options;
   if (typeof params.id !== 'string' || params.id === '') {
@@ -67,9 +75,10 @@ async function callTask(
   if (signal?.aborted) onAbort();
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const call = { signal: controller.signal, timeout };
-    return await sendInVersion(dw, agentId, protocol, controller.signal, (wire) =>
-      fetchTask(dw, agentId, wire, params, call, kind),
+    return await sendInVersion(dw, agentId, protocol, controller.signal, (version) =>
+      taskTransport(dw, agentId, version, controller.signal, timeout)[kind](params, {
+        signal: controller.signal,
+      }),
     );
   } finally {
     signal?.removeEventListener('abort', onAbort);
@@ -88,7 +97,7 @@ export async function getTask(
     throw new InvalidParameterError('historyLength', 'historyLength must be a non-negative integer.');
   }
   const params = historyLength === undefined ? { id: taskId } : { id: taskId, historyLength };
-  return callTask(dw, agentId, params, options, 'get');
+  return callTask(dw, agentId, params, options, 'getTask');
 }
 
 /** Asks the agent to cancel a running task (A2A `tasks/cancel`); resolves with the task as it then stands. */
@@ -98,5 +107,5 @@ export async function cancelTask(
   taskId: string,
   options: TaskCallOptions = {},
 ): Promise<A2ATask> {
-  return callTask(dw, agentId, { id: taskId }, options, 'cancel');
+  return callTask(dw, agentId, { id: taskId }, options, 'cancelTask');
 }

@@ -1,28 +1,69 @@
-// Protocol selection from agent cards, and the A2A v1.0 wire mapped onto the v0.3 shapes the run
-// reads. The v1.0 payloads follow the v1.0 specification's JSON-RPC binding (proto JSON names).
-import { getAgentCard, StreamProtocolError } from '@dataworkz/a2a';
+// Protocol selection from agent cards, and what each version sends and reads through the SDK's
+// client: a v1.0 server's JSON (the v1.0 specification's JSON-RPC binding, proto JSON names) comes out
+// in the v0.3 shapes the run reads.
+import { type AgentEvent, getAgentCard, getTask, StreamProtocolError, streamAgent } from '@dataworkz/a2a';
 import { Dataworkz } from '@dataworkz/client';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { METHODS, protocolHeaders } from '../src/protocol/headers.js';
 import { selectProtocol, UnsupportedProtocolError } from '../src/protocol/select.js';
-import {
-  messageToV1,
-  stateFromV1,
-  stateToV1,
-  streamEventFromV1,
-  taskFromV1,
-} from '../src/protocol/v1-wire.js';
+import { type RawServer, startRawServer } from './support/raw-server.js';
 
 const apiKey = 'protocol-key';
 let emu: Emulator;
 let dw: Dataworkz;
 
+interface Seen {
+  headers: Record<string, string | string[] | undefined>;
+  body: { method: string; id: unknown; params: unknown };
+}
+let server: RawServer;
+let seen: Seen[] = [];
+/** What the raw server answers each JSON-RPC method with: SSE results, or one JSON result. */
+let results: { stream: unknown[]; task?: unknown } = { stream: [] };
+
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, apiKeys: [apiKey] });
   dw = new Dataworkz({ baseUrl: emu.url, apiKey, maxRetries: 0 });
+  server = await startRawServer((req, res, body) => {
+    const request = body as Seen['body'];
+    seen.push({ headers: req.headers, body: request });
+    if (req.headers.accept === 'text/event-stream') {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (const result of results.stream) {
+        res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: request.id, result })}\n\n`);
+      }
+      res.end();
+    } else {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: request.id, result: results.task }));
+    }
+  });
 });
-afterAll(() => emu.close());
+afterAll(async () => {
+  await emu.close();
+  await server.close();
+});
+
+async function events(protocol: '0.3' | '1.0', stream: unknown[]): Promise<AgentEvent[]> {
+  seen = [];
+  results = { stream };
+  const raw = new Dataworkz({ baseUrl: server.url, apiKey, maxRetries: 0 });
+  const out: AgentEvent[] = [];
+  const run = streamAgent(raw, 'agent-1', {
+    text: 'Where is order 42?',
+    parts: [{ kind: 'file', file: { uri: 'https://files.example/a.png', mimeType: 'image/png' } }],
+    metadata: { 'urn:ext': { a: 1 } },
+    extensions: ['urn:a', 'urn:b'],
+    protocol,
+    resume: false,
+  });
+  try {
+    for await (const event of run) out.push(event);
+  } catch {
+    // A stream without a final event: the events before it are what is looked at.
+  }
+  return out;
+}
 
 const v1Card = {
   name: 'Order status',
@@ -67,40 +108,66 @@ describe('selectProtocol', () => {
   });
 });
 
-describe('headers and methods per version', () => {
-  it('names the version and the extensions header as each version does', () => {
-    expect(protocolHeaders('0.3', ['urn:ext'])).toEqual({ 'X-A2A-Extensions': 'urn:ext' });
-    expect(protocolHeaders('1.0', ['urn:a', 'urn:b'])).toEqual({
-      'A2A-Version': '1.0',
-      'A2A-Extensions': 'urn:a, urn:b',
+describe('what each version sends', () => {
+  it('v0.3: message/stream, the message as given, X-A2A-Extensions, no A2A-Version', async () => {
+    await events('0.3', [
+      { kind: 'status-update', taskId: 't1', contextId: 'c1', final: true, status: { state: 'completed' } },
+    ]);
+    const [request] = seen;
+    expect(request?.body.method).toBe('message/stream');
+    expect(request?.headers['x-a2a-extensions']).toBe('urn:a, urn:b');
+    expect(request?.headers['a2a-version']).toBeUndefined();
+    expect(request?.body.params).toMatchObject({
+      message: {
+        kind: 'message',
+        role: 'user',
+        parts: [
+          { kind: 'text', text: 'Where is order 42?' },
+          { kind: 'file', file: { uri: 'https://files.example/a.png', mimeType: 'image/png' } },
+        ],
+      },
     });
-    expect(protocolHeaders('1.0', [])).toEqual({ 'A2A-Version': '1.0' });
-    expect(METHODS['1.0'].stream).toBe('SendStreamingMessage');
-    expect(METHODS['1.0'].resubscribe).toBe('SubscribeToTask');
+  });
+
+  it('v1.0: SendStreamingMessage, A2A-Version and A2A-Extensions, a message without kinds, ROLE_* and flat parts', async () => {
+    await events('1.0', [
+      { statusUpdate: { taskId: 't1', contextId: 'c1', status: { state: 'TASK_STATE_COMPLETED' } } },
+    ]);
+    const [request] = seen;
+    expect(request?.body.method).toBe('SendStreamingMessage');
+    expect(request?.headers['a2a-version']).toBe('1.0');
+    expect(request?.headers['a2a-extensions']).toBe('urn:a, urn:b');
+    const { message } = (request as Seen).body.params as { message: Record<string, unknown> };
+    expect(message).toMatchObject({
+      role: 'ROLE_USER',
+      parts: [{ text: 'Where is order 42?' }, { url: 'https://files.example/a.png', mediaType: 'image/png' }],
+      metadata: { 'urn:ext': { a: 1 } },
+    });
+    expect(message.kind).toBeUndefined();
   });
 });
 
-describe('the v1.0 wire', () => {
-  it('maps states both ways', () => {
-    expect(stateFromV1('TASK_STATE_INPUT_REQUIRED')).toBe('input-required');
-    expect(stateFromV1('TASK_STATE_COMPLETED')).toBe('completed');
-    expect(stateFromV1('TASK_STATE_UNSPECIFIED')).toBe('unknown');
-    expect(stateToV1('auth-required')).toBe('TASK_STATE_AUTH_REQUIRED');
-  });
-
-  it('turns a status update into a v0.3 one, final when its state ends the stream', () => {
-    const working = streamEventFromV1({
-      statusUpdate: {
-        taskId: 't1',
-        contextId: 'c1',
-        status: {
-          state: 'TASK_STATE_WORKING',
-          message: { messageId: 'm1', role: 'ROLE_AGENT', parts: [{ data: { type: 'TOOL' } }] },
+describe('the v1.0 wire, read by the SDK 1.x client', () => {
+  it('turns a status update into a v0.3 one, final when its state ends the stream', async () => {
+    const [working, done] = await events('1.0', [
+      {
+        statusUpdate: {
+          taskId: 't1',
+          contextId: 'c1',
+          status: {
+            state: 'TASK_STATE_WORKING',
+            message: {
+              messageId: 'm1',
+              role: 'ROLE_AGENT',
+              parts: [{ text: 'Looking', metadata: { step: 1 } }],
+            },
+          },
+          metadata: { step: 1 },
         },
-        metadata: { step: 1 },
       },
-    });
-    expect(working).toEqual({
+      { statusUpdate: { taskId: 't1', contextId: 'c1', status: { state: 'TASK_STATE_COMPLETED' } } },
+    ]);
+    expect(working?.raw).toEqual({
       kind: 'status-update',
       taskId: 't1',
       contextId: 'c1',
@@ -111,20 +178,18 @@ describe('the v1.0 wire', () => {
           kind: 'message',
           messageId: 'm1',
           role: 'agent',
-          parts: [{ kind: 'data', data: { type: 'TOOL' } }],
+          parts: [{ kind: 'text', text: 'Looking', metadata: { step: 1 } }],
         },
       },
       metadata: { step: 1 },
     });
-    const done = streamEventFromV1({
-      statusUpdate: { taskId: 't1', contextId: 'c1', status: { state: 'TASK_STATE_COMPLETED' } },
-    });
-    expect(done).toMatchObject({ kind: 'status-update', final: true, status: { state: 'completed' } });
+    expect(done).toMatchObject({ type: 'status', final: true, state: 'completed' });
   });
 
-  it('turns artifact chunks, tasks and parts of every kind into v0.3 shapes', () => {
-    expect(
-      streamEventFromV1({
+  it('turns artifact chunks, tasks and parts of every kind into v0.3 shapes', async () => {
+    const [first, chunk] = await events('1.0', [
+      { task: { id: 't1', contextId: 'c1', status: { state: 'TASK_STATE_SUBMITTED' } } },
+      {
         artifactUpdate: {
           taskId: 't1',
           contextId: 'c1',
@@ -132,8 +197,10 @@ describe('the v1.0 wire', () => {
           append: true,
           lastChunk: false,
         },
-      }),
-    ).toEqual({
+      },
+    ]);
+    expect(first).toMatchObject({ type: 'task', taskId: 't1', state: 'submitted' });
+    expect(chunk?.raw).toEqual({
       kind: 'artifact-update',
       taskId: 't1',
       contextId: 'c1',
@@ -141,27 +208,34 @@ describe('the v1.0 wire', () => {
       append: true,
       lastChunk: false,
     });
-    const task = taskFromV1({
-      id: 't1',
-      contextId: 'c1',
-      status: { state: 'TASK_STATE_SUBMITTED', timestamp: '2026-03-01T00:00:00Z' },
-      artifacts: [
-        {
-          artifactId: 'a2',
-          parts: [
-            { raw: 'aGk=', filename: 'hi.txt', mediaType: 'text/plain' },
-            { url: 'https://files.example/x.pdf', mediaType: 'application/pdf' },
-            { data: [1, 2] },
-          ],
-        },
-      ],
-      history: [{ messageId: 'u1', role: 'ROLE_USER', parts: [{ text: 'hi' }] }],
-    });
-    expect(task.status).toEqual({ state: 'submitted', timestamp: '2026-03-01T00:00:00Z' });
+
+    results = {
+      stream: [],
+      task: {
+        id: 't1',
+        contextId: 'c1',
+        status: { state: 'TASK_STATE_INPUT_REQUIRED', timestamp: '2026-03-01T00:00:00Z' },
+        artifacts: [
+          {
+            artifactId: 'a2',
+            parts: [
+              { url: 'https://files.example/x.pdf', mediaType: 'application/pdf' },
+              { data: [1, 2] },
+              { data: { type: 'TOOL' } },
+            ],
+          },
+        ],
+        history: [{ messageId: 'u1', role: 'ROLE_USER', parts: [{ text: 'hi' }] }],
+      },
+    };
+    const raw = new Dataworkz({ baseUrl: server.url, apiKey, maxRetries: 0 });
+    const task = await getTask(raw, 'agent-1', 't1', { protocol: '1.0' });
+    expect(seen.at(-1)?.body.method).toBe('GetTask');
+    expect(task.status).toEqual({ state: 'input-required', timestamp: '2026-03-01T00:00:00Z' });
     expect(task.artifacts?.[0]?.parts).toEqual([
-      { kind: 'file', file: { name: 'hi.txt', mimeType: 'text/plain', bytes: 'aGk=' } },
       { kind: 'file', file: { mimeType: 'application/pdf', uri: 'https://files.example/x.pdf' } },
       { kind: 'data', data: { value: [1, 2] } },
+      { kind: 'data', data: { type: 'TOOL' } },
     ]);
     expect(task.history?.[0]).toEqual({
       kind: 'message',
@@ -169,42 +243,17 @@ describe('the v1.0 wire', () => {
       role: 'user',
       parts: [{ kind: 'text', text: 'hi' }],
     });
-    expect(
-      streamEventFromV1({ task: { id: 't1', contextId: 'c1', status: { state: 'TASK_STATE_WORKING' } } }),
-    ).toMatchObject({
-      kind: 'task',
-      id: 't1',
-    });
   });
 
-  it('sends a message without kinds, with ROLE_* and flat parts', () => {
-    expect(
-      messageToV1({
-        kind: 'message',
-        messageId: 'm1',
-        role: 'user',
-        parts: [
-          { kind: 'text', text: 'Where is order 42?' },
-          { kind: 'file', file: { uri: 'https://files.example/a.png', mimeType: 'image/png' } },
-        ],
-        metadata: { 'urn:ext': { a: 1 } },
-      }),
-    ).toEqual({
-      messageId: 'm1',
-      role: 'ROLE_USER',
-      parts: [{ text: 'Where is order 42?' }, { url: 'https://files.example/a.png', mediaType: 'image/png' }],
-      metadata: { 'urn:ext': { a: 1 } },
-    });
-  });
-
-  it('rejects results that are no v1.0 stream event with a typed error', () => {
-    expect(() => streamEventFromV1({ kind: 'status-update' })).toThrow(StreamProtocolError);
-    expect(() => streamEventFromV1('text')).toThrow(StreamProtocolError);
-    expect(() => streamEventFromV1({ message: { role: 'ROLE_AGENT', parts: [] } })).toThrow(
-      StreamProtocolError,
-    );
-    expect(() => streamEventFromV1({ message: { messageId: 'm', parts: [{ nothing: 1 }] } })).toThrow(
-      StreamProtocolError,
-    );
+  it('rejects results that are no v1.0 stream event with a typed error', async () => {
+    const raw = new Dataworkz({ baseUrl: server.url, apiKey, maxRetries: 0 });
+    for (const result of [
+      { kind: 'status-update' },
+      { message: { messageId: 'm', parts: [{ nothing: 1 }] } },
+    ]) {
+      results = { stream: [result] };
+      const run = streamAgent(raw, 'agent-1', { text: 'Hi', protocol: '1.0', resume: false });
+      await expect(run.finalAnswer()).rejects.toBeInstanceOf(StreamProtocolError);
+    }
   });
 });

@@ -2,6 +2,7 @@ import {
   type AgentEvent,
   type AgentResumedEvent,
   type FinalAnswer,
+  IncompleteStreamError,
   ResumeFailedError,
   type StreamAgentOptions,
   StreamIdleTimeoutError,
@@ -340,6 +341,70 @@ describe('resuming against an agent of its own making', () => {
       'tasks/resubscribe',
       'tasks/resubscribe',
     ]);
+  });
+
+  it('a server that cuts every stream, resubscriptions too, ends the run within resume.maxTotalMs', async () => {
+    // Each stream names the task and makes progress, so the attempts never run out: only the time does.
+    let sent = 0;
+    handler = (_req, res, body) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      sent++;
+      const progress = {
+        kind: 'status-update',
+        taskId: 't-1',
+        contextId: 'c-1',
+        final: false,
+        status: { state: 'working', message: { ...step, messageId: `m-${sent}` } },
+      };
+      res.write(sseResult(requestId(body), task('working')));
+      res.end(sseResult(requestId(body), progress));
+    };
+    const started = Date.now();
+    const run = streamAgent(raw, 'agent-1', {
+      text: 'Hi',
+      resume: { ...quick, maxAttempts: 3, maxTotalMs: 400 },
+    });
+    const error = await run.finalAnswer().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ResumeFailedError);
+    const failure = error as ResumeFailedError;
+    expect(failure.message).toContain('resume.maxTotalMs');
+    expect(failure.resumeMs).toBeLessThanOrEqual(400);
+    expect(failure.streamError).toBeInstanceOf(IncompleteStreamError);
+    expect(methods.filter((method) => method === 'tasks/resubscribe').length).toBeGreaterThan(3);
+    // Bounded by the option, not by a run time-out (none is set): well under the default five minutes.
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('a task read that never ends ends the run within resume.maxTotalMs', async () => {
+    handler = (_req, res, body) => {
+      const { method } = body as { method: string };
+      if (method === 'tasks/get') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: requestId(body), result: task('working') }));
+        return;
+      }
+      if (method === 'tasks/resubscribe') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: requestId(body),
+            error: { code: -32004, message: 'Unsupported' },
+          }),
+        );
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(sseResult(requestId(body), task('working')));
+    };
+    const run = streamAgent(raw, 'agent-1', {
+      text: 'Hi',
+      resume: { ...quick, pollIntervalMs: 20, maxTotalMs: 300 },
+    });
+    const error = await run.finalAnswer().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ResumeFailedError);
+    expect((error as ResumeFailedError).message).toContain('resume.maxTotalMs (300 ms');
+    expect(methods.filter((method) => method === 'tasks/get').length).toBeGreaterThan(2);
   });
 
   it('a resubscription that ends after its snapshot turns to reading the task; no step is told twice', async () => {

@@ -1,0 +1,97 @@
+import { type Dataworkz, excerpt, type Redactor, readErrorBody } from '@dataworkz/client';
+import { JsonRpcError, NotAStreamError } from '../errors.js';
+import { type SseBodyLimits, sseBody } from './sse-body.js';
+
+/** The `fetch` the SDK's transports are given: what they may call, and nothing more. */
+export type SdkFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+export interface SdkFetchOptions {
+  /** What error messages call the request. */
+  operation: string;
+  /**
+   * For a JSON answer, the whole call; for an event stream, the wait for its headers (default: the
+   * client's `timeout`).
+   */
+  timeout?: number | undefined;
+  /** How an event stream's body is bounded; its signal is the request's. */
+  limits?: Omit<SseBodyLimits, 'signal'> | undefined;
+  /** Given the redactor for each response as it arrives: it removes the credential that request sent. */
+  onResponse?: ((redact: Redactor) => void) | undefined;
+}
+
+// How much of the server's own words an error message quotes.
+const MESSAGE_CHARS = 300;
+const EVENT_STREAM = /^\s*text\/event-stream\s*(;|$)/i;
+
+/**
+ * A `fetch` for the SDK that sends every request through the client's `authorizedFetch`: its
+ * credential and default headers, non-2xx statuses as the client's typed errors (with the status and
+ * `Retry-After`, which the SDK's plain `Error`s lose), a refreshed token after a 401, the client's
+ * time-out and, for JSON answers, its `maxResponseBytes`. An answer to a stream request is checked
+ * before the SDK sees it: a JSON-RPC error body is a JsonRpcError (0.3.14 reports it as a wrong content
+ * type), any other non-stream body a NotAStreamError quoting the server, and the content type is
+ * matched without regard to case (the SDK compares it exactly). The stream's body is the filtered one
+ * of `sseBody`.
+ */
+export function sdkFetch(dw: Dataworkz, options: SdkFetchOptions): SdkFetch {
+  return async (input, init = {}) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const stream = new Headers(init.headers).get('accept') === 'text/event-stream';
+    const response = await dw.authorizedFetch(url, {
+      ...init,
+      stream,
+      timeout: options.timeout,
+      operation: options.operation,
+    });
+    const redact: Redactor = (value) => dw.redact(value, response);
+    options.onResponse?.(redact);
+    if (!stream) return response;
+    const contentType = response.headers.get('content-type') ?? '';
+    if (!EVENT_STREAM.test(contentType) || !response.body) {
+      throw await notAStream(response, contentType, redact);
+    }
+    const signal = init.signal ?? new AbortController().signal;
+    const body = sseBody(response.body, {
+      idleTimeoutMs: 0,
+      maxEventBytes: Infinity,
+      ...options.limits,
+      signal,
+    });
+    const headers = new Headers(response.headers);
+    headers.set('content-type', 'text/event-stream');
+    return new Response(body, { status: response.status, statusText: response.statusText, headers });
+  };
+}
+
+/** The JSON-RPC error a body carries, if it is a JSON-RPC error response. */
+export function jsonRpcErrorOf(body: unknown): JsonRpcError | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const error = (body as { error?: unknown }).error;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
+  if (typeof code !== 'number') return undefined;
+  return new JsonRpcError(code, typeof message === 'string' ? message : '(no message)', data);
+}
+
+function serverMessage(body: unknown): string {
+  if (typeof body === 'string') return excerpt(body, MESSAGE_CHARS) || '(empty body)';
+  if (typeof body === 'object' && body !== null) {
+    const { message, error } = body as { message?: unknown; error?: unknown };
+    if (typeof message === 'string' && message) return excerpt(message, MESSAGE_CHARS);
+    if (typeof error === 'string' && error) return excerpt(error, MESSAGE_CHARS);
+  }
+  return excerpt(JSON.stringify(body), MESSAGE_CHARS);
+}
+
+async function notAStream(response: Response, contentType: string, redact: Redactor): Promise<Error> {
+  // Redacted as it is read, before any cut: no part of a credential survives in the message.
+  const body = await readErrorBody(response, redact);
+  const rpcError = jsonRpcErrorOf(body);
+  if (rpcError) return redact(rpcError);
+  return new NotAStreamError(
+    response.status,
+    body,
+    response.headers,
+    `Expected an event stream but got ${contentType || 'no content type'} (status ${response.status}): ${serverMessage(body)}`,
+  );
+}
