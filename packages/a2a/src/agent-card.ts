@@ -1,5 +1,6 @@
 import { DefaultAgentCardResolver } from '@a2a-js/sdk/client';
 import { type AgentCard, type Dataworkz, NotFoundError, type RequestOptions } from '@dataworkz/client';
+import { rememberCard } from './card-cache.js';
 
 type Normalize = (card: unknown) => unknown;
 
@@ -38,7 +39,7 @@ function cardUrl(dw: Dataworkz, agentId: string, legacy: boolean): string {
 /**
  * An agent's A2A card from `agent-card.json`, falling back to the legacy `agent.json` when the
  * deployment answers 404 there; read by the A2A SDK's resolver with the client's credential, retries
- * and time-out.
+ * and time-out. The card is kept for the client: `protocol: 'auto'` follows it from then on.
  */
 export async function getAgentCard(
   dw: Dataworkz,
@@ -50,10 +51,13 @@ export async function getAgentCard(
       cardUrl(dw, agentId, legacy),
       '',
     ) as Promise<unknown> as Promise<AgentCard>;
+  let card: AgentCard;
   try {
-    return await read(false);
+    card = await read(false);
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
-    return read(true);
+    card = await read(true);
   }
+  rememberCard(dw, agentId, card);
+  return card;
 }

@@ -1,22 +1,14 @@
 import { type AgentCard, type Dataworkz, InvalidParameterError } from '@dataworkz/client';
 import { getAgentCard } from './agent-card.js';
+import { knownCard } from './card-cache.js';
 import { JsonRpcError } from './errors.js';
 import { toRunError } from './failure.js';
 import { type A2AProtocol, selectProtocol, UnsupportedProtocolError } from './protocol/select.js';
 import type { ProtocolVersion } from './sdk/transport.js';
 
-// Cards per client and agent: a card rarely changes and costs a request.
-const cards = new WeakMap<Dataworkz, Map<string, AgentCard>>();
-
 /** The agent's card, read once per client and agent (a failed read is not kept). */
 export async function cachedCard(dw: Dataworkz, agentId: string, signal: AbortSignal): Promise<AgentCard> {
-  const known = cards.get(dw)?.get(agentId);
-  if (known) return known;
-  const card = await getAgentCard(dw, agentId, { signal });
-  const perAgent = cards.get(dw) ?? new Map<string, AgentCard>();
-  perAgent.set(agentId, card);
-  cards.set(dw, perAgent);
-  return card;
+  return knownCard(dw, agentId) ?? getAgentCard(dw, agentId, { signal });
 }
 
 /** Checks a `protocol` option before anything is sent. */
@@ -41,7 +33,7 @@ export async function sendInVersion<T>(
   send: (version: ProtocolVersion) => Promise<T>,
 ): Promise<T> {
   if (protocol !== 'auto') return send(protocol);
-  const card = cards.get(dw)?.get(agentId);
+  const card = knownCard(dw, agentId);
   const guess: ProtocolVersion = card ? versionOffered(card) : '0.3';
   try {
     return await send(guess);

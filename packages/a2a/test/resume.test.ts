@@ -368,7 +368,9 @@ describe('resuming against an agent of its own making', () => {
     expect(error).toBeInstanceOf(ResumeFailedError);
     const failure = error as ResumeFailedError;
     expect(failure.message).toContain('resume.maxTotalMs');
-    expect(failure.resumeMs).toBeLessThanOrEqual(400);
+    // No attempt starts past the bound; the one under way when it is reached may finish just after.
+    expect(failure.resumeMs).toBeGreaterThan(0);
+    expect(failure.resumeMs).toBeLessThan(400 + 2000);
     expect(failure.streamError).toBeInstanceOf(IncompleteStreamError);
     expect(methods.filter((method) => method === 'tasks/resubscribe').length).toBeGreaterThan(3);
     // Bounded by the option, not by a run time-out (none is set): well under the default five minutes.
