@@ -1,5 +1,5 @@
 // The browser example: connect with a base URL and an API key, search a QnA system, and stream an
-// agent's answer with its task updates as they arrive.
+// agent's answer with its task updates as they arrive, optionally personalised with the asker's name.
 import { streamAgent } from '@dataworkz/a2a';
 import Dataworkz from '@dataworkz/client';
 import { describeError, element, listItem, showStatus } from './dom.js';
@@ -107,7 +107,12 @@ askForm.addEventListener('submit', async (event) => {
   answer.textContent = '';
   showStatus(askStatus, 'Asking…');
   try {
-    const run = streamAgent(dw, String(form.get('agentId')), { text: String(form.get('text')) });
+    // The name is optional: given, it goes to the agent as a context value; left empty, none is sent.
+    const userName = String(form.get('userName') ?? '').trim();
+    const run = streamAgent(dw, String(form.get('agentId')), {
+      text: String(form.get('text')),
+      ...(userName === '' ? {} : { contextValues: { userName } }),
+    });
     // Each task update is shown the moment it arrives.
     for await (const agentEvent of run) {
       if (agentEvent.type === 'task-update') {

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { streamAgent } from '@dataworkz/a2a';
 import Dataworkz from '@dataworkz/client';
-import { seed } from '@dataworkz/emulator';
+import { type RecordedRequest, seed } from '@dataworkz/emulator';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRoot, type Harness, openPage, startHarness } from './browser-harness.js';
@@ -30,6 +30,14 @@ async function connect(apiKey: string): Promise<void> {
   await page.getByLabel('Base URL').fill(harness.emulator.url);
   await page.getByLabel('API key').fill(apiKey);
   await page.getByRole('button', { name: 'Connect' }).click();
+}
+
+/** The agent streams the page opened (its origin tells them from Node's), since `from` requests. */
+function pageStreamRequests(from: number): RecordedRequest[] {
+  const pageOrigin = new URL(harness.pageUrl).origin;
+  return harness.emulator.requests
+    .slice(from)
+    .filter((request) => request.path.endsWith('/stream') && request.headers.origin === pageOrigin);
 }
 
 describe('the browser example in headless Chromium', () => {
@@ -75,6 +83,8 @@ describe('the browser example in headless Chromium', () => {
 
     await page.getByLabel('Agent').selectOption(agentId);
     await page.getByLabel('Question').fill(question);
+    expect(await page.getByLabel('Your name').inputValue()).toBe('');
+    const sentBefore = harness.emulator.requests.length;
     await page.getByRole('button', { name: 'Ask' }).click();
     await expect.poll(() => page.locator('#answer').textContent()).toBe(expected.answer);
     // Every task update is on the page, in the order the agent sent them.
@@ -82,9 +92,49 @@ describe('the browser example in headless Chromium', () => {
     expect(await page.locator('#ask-status').textContent()).toBe(
       `Task ${expected.state} after ${expectedUpdates.length} task updates.`,
     );
+    // No name, no context values: the page asked for no extension.
+    const sent = pageStreamRequests(sentBefore);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.headers['x-a2a-extensions']).toBeUndefined();
 
     mkdirSync(resultsDir, { recursive: true });
     await page.screenshot({ path: join(resultsDir, 'browser-example.png'), fullPage: true });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('sends the name typed in as a context value, and shows the personalised answer', async () => {
+    pageErrors.length = 0;
+    // What the page should show, computed through the same packages from Node.
+    const dw = new Dataworkz({ baseUrl: harness.emulator.url, apiKey: harness.emulator.apiKey });
+    const plain = await streamAgent(dw, agentId, { text: question }).finalAnswer();
+    const run = streamAgent(dw, agentId, { text: question, contextValues: { userName: 'Grace' } });
+    const expectedUpdates: string[] = [];
+    for await (const event of run) {
+      if (event.type === 'task-update') expectedUpdates.push(String(event.data.message));
+    }
+    const expected = await run.finalAnswer();
+    expect(expected.answer).toBe(`Hi Grace! ${plain.answer}`);
+
+    await connect(harness.emulator.apiKey);
+    await expect.poll(() => page.locator('#connection-status').textContent()).toMatch(/^Connected: /);
+    await page.getByLabel('Agent').selectOption(agentId);
+    await page.getByLabel('Question').fill(question);
+    await page.getByLabel('Your name').fill('Grace');
+    const sentBefore = harness.emulator.requests.length;
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await expect.poll(() => page.locator('#answer').textContent()).toBe(expected.answer);
+    expect(await page.locator('#task-updates > li').allTextContents()).toEqual(expectedUpdates);
+    expect(await page.locator('#ask-status').textContent()).toBe(
+      `Task ${expected.state} after ${expectedUpdates.length} task updates.`,
+    );
+    // The page's own request asked for the provided-values extension, with the name in the message.
+    const sent = pageStreamRequests(sentBefore);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.headers['x-a2a-extensions']).toBe(harness.emulator.extensionUri);
+    expect(sent[0]?.body).toContain('"userName":"Grace"');
+
+    mkdirSync(resultsDir, { recursive: true });
+    await page.screenshot({ path: join(resultsDir, 'browser-context-values.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
   });
 });
@@ -97,7 +147,6 @@ describe('the browser example with the emulator in the page', () => {
     page.on('request', (request) => {
       if (new URL(request.url()).origin !== pageOrigin) leftThePage.push(request.url());
     });
-    const emulatorRequests = harness.emulator.requests.length;
     // What the page should show, computed through the same packages from Node.
     const dw = new Dataworkz({ baseUrl: harness.emulator.url, apiKey: harness.emulator.apiKey });
     const run = streamAgent(dw, agentId, { text: question });
@@ -106,9 +155,15 @@ describe('the browser example with the emulator in the page', () => {
       if (event.type === 'task-update') expectedUpdates.push(String(event.data.message));
     }
     const expected = await run.finalAnswer();
+    const personalised = await streamAgent(dw, agentId, {
+      text: question,
+      contextValues: { userName: 'Grace' },
+    }).finalAnswer();
+    expect(personalised.answer).toBe(`Hi Grace! ${expected.answer}`);
     const expectedHits = (
       await dw.qna.search(systemId, { query: 'install', properties: { include_probe: false } })
     ).searchResultsList?.length;
+    const emulatorRequests = harness.emulator.requests.length;
 
     await page.goto(`${harness.pageUrl}?mode=in-process`);
     await expect
@@ -130,11 +185,17 @@ describe('the browser example with the emulator in the page', () => {
     await expect.poll(() => page.locator('#answer').textContent()).toBe(expected.answer);
     expect(await page.locator('#task-updates > li').allTextContents()).toEqual(expectedUpdates);
 
+    // The name reaches the emulator in the page as a context value, through the same SDK path.
+    await page.getByLabel('Your name').fill('Grace');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await expect.poll(() => page.locator('#answer').textContent()).toBe(personalised.answer);
+    expect(await page.locator('#task-updates > li').allTextContents()).toEqual(expectedUpdates);
+
     mkdirSync(resultsDir, { recursive: true });
     await page.screenshot({ path: join(resultsDir, 'browser-in-process.png'), fullPage: true });
     // Nothing went to a server: not to the origin the client was given, nor to the emulator on Node.
     expect(leftThePage).toEqual([]);
-    expect(harness.emulator.requests.length).toBe(emulatorRequests + 2);
+    expect(harness.emulator.requests.length).toBe(emulatorRequests);
     expect(pageErrors).toEqual([]);
   });
 });
