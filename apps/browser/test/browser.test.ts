@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { streamAgent } from '@dataworkz/a2a';
+import { type FinalAnswer, streamAgent } from '@dataworkz/a2a';
 import Dataworkz from '@dataworkz/client';
 import { type RecordedRequest, seed } from '@dataworkz/emulator';
 import type { Page } from 'playwright-core';
@@ -38,6 +38,21 @@ function pageStreamRequests(from: number): RecordedRequest[] {
   return harness.emulator.requests
     .slice(from)
     .filter((request) => request.path.endsWith('/stream') && request.headers.origin === pageOrigin);
+}
+
+/**
+ * Clicks Ask and waits for the answer expected; checks the task updates (all, in the order the agent
+ * sent them) and the status line. Returns the stream requests the page made meanwhile.
+ */
+async function askAndExpect(expected: FinalAnswer, expectedUpdates: string[]) {
+  const sentBefore = harness.emulator.requests.length;
+  await page.getByRole('button', { name: 'Ask' }).click();
+  await expect.poll(() => page.locator('#answer').textContent()).toBe(expected.answer);
+  expect(await page.locator('#task-updates > li').allTextContents()).toEqual(expectedUpdates);
+  expect(await page.locator('#ask-status').textContent()).toBe(
+    `Task ${expected.state} after ${expectedUpdates.length} task updates.`,
+  );
+  return pageStreamRequests(sentBefore);
 }
 
 describe('the browser example in headless Chromium', () => {
@@ -84,16 +99,8 @@ describe('the browser example in headless Chromium', () => {
     await page.getByLabel('Agent').selectOption(agentId);
     await page.getByLabel('Question').fill(question);
     expect(await page.getByLabel('Your name').inputValue()).toBe('');
-    const sentBefore = harness.emulator.requests.length;
-    await page.getByRole('button', { name: 'Ask' }).click();
-    await expect.poll(() => page.locator('#answer').textContent()).toBe(expected.answer);
-    // Every task update is on the page, in the order the agent sent them.
-    expect(await page.locator('#task-updates > li').allTextContents()).toEqual(expectedUpdates);
-    expect(await page.locator('#ask-status').textContent()).toBe(
-      `Task ${expected.state} after ${expectedUpdates.length} task updates.`,
-    );
+    const sent = await askAndExpect(expected, expectedUpdates);
     // No name, no context values: the page asked for no extension.
-    const sent = pageStreamRequests(sentBefore);
     expect(sent).toHaveLength(1);
     expect(sent[0]?.headers['x-a2a-extensions']).toBeUndefined();
 
@@ -120,15 +127,8 @@ describe('the browser example in headless Chromium', () => {
     await page.getByLabel('Agent').selectOption(agentId);
     await page.getByLabel('Question').fill(question);
     await page.getByLabel('Your name').fill('Grace');
-    const sentBefore = harness.emulator.requests.length;
-    await page.getByRole('button', { name: 'Ask' }).click();
-    await expect.poll(() => page.locator('#answer').textContent()).toBe(expected.answer);
-    expect(await page.locator('#task-updates > li').allTextContents()).toEqual(expectedUpdates);
-    expect(await page.locator('#ask-status').textContent()).toBe(
-      `Task ${expected.state} after ${expectedUpdates.length} task updates.`,
-    );
+    const sent = await askAndExpect(expected, expectedUpdates);
     // The page's own request asked for the provided-values extension, with the name in the message.
-    const sent = pageStreamRequests(sentBefore);
     expect(sent).toHaveLength(1);
     expect(sent[0]?.headers['x-a2a-extensions']).toBe(harness.emulator.extensionUri);
     expect(sent[0]?.body).toContain('"userName":"Grace"');
