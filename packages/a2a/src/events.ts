@@ -12,7 +12,8 @@ import type { TaskUpdate } from './task-update.js';
 /** The `metadata.type` of the data parts that carry the service's task updates. */
 export const SVC_STATUS_UPDATE = 'SVC_STATUS_UPDATE';
 
-interface EventBase<Raw> {
+/** What every event of a run carries. */
+export interface AgentEventBase<Raw> {
   taskId: string | undefined;
   contextId: string | undefined;
   /** Whether this event ends the run (the agent's response, successful or not). */
@@ -22,14 +23,14 @@ interface EventBase<Raw> {
 }
 
 /** The task as it stands, usually first on a stream. */
-export interface AgentTaskEvent extends EventBase<A2ATask> {
+export interface AgentTaskEvent extends AgentEventBase<A2ATask> {
   type: 'task';
   state: TaskState;
   task: A2ATask;
 }
 
 /** A task update the service reports while the agent works: a `SVC_STATUS_UPDATE` data part. */
-export interface AgentTaskUpdateEvent extends EventBase<A2AStatusUpdate | A2AMessage | A2ATask> {
+export interface AgentTaskUpdateEvent extends AgentEventBase<A2AStatusUpdate | A2AMessage | A2ATask> {
   type: 'task-update';
   /** The update's own data, as the service sent it: a step of the agent's run. */
   data: TaskUpdate;
@@ -40,7 +41,7 @@ export interface AgentTaskUpdateEvent extends EventBase<A2AStatusUpdate | A2AMes
 }
 
 /** A change of the task's status; the final one carries the agent's response. */
-export interface AgentStatusEvent extends EventBase<A2AStatusUpdate> {
+export interface AgentStatusEvent extends AgentEventBase<A2AStatusUpdate> {
   type: 'status';
   state: TaskState;
   /** The text parts of the status message, joined. */
@@ -49,7 +50,7 @@ export interface AgentStatusEvent extends EventBase<A2AStatusUpdate> {
 }
 
 /** An artifact, or a chunk of one, produced by the task. */
-export interface AgentArtifactEvent extends EventBase<A2AArtifactUpdate> {
+export interface AgentArtifactEvent extends AgentEventBase<A2AArtifactUpdate> {
   type: 'artifact';
   artifact: A2AArtifact;
   text: string;
@@ -58,7 +59,7 @@ export interface AgentArtifactEvent extends EventBase<A2AArtifactUpdate> {
 }
 
 /** A message from the agent outside a task update (a direct reply ends the run). */
-export interface AgentMessageEvent extends EventBase<A2AMessage> {
+export interface AgentMessageEvent extends AgentEventBase<A2AMessage> {
   type: 'message';
   message: A2AMessage;
   text: string;
@@ -69,7 +70,7 @@ export interface AgentMessageEvent extends EventBase<A2AMessage> {
  * the agent refuses resubscription). Task updates and messages sent during the gap may be missing;
  * the artifacts and the final answer are complete.
  */
-export interface AgentResumedEvent extends EventBase<A2ATask | undefined> {
+export interface AgentResumedEvent extends AgentEventBase<A2ATask | undefined> {
   type: 'resumed';
   /** How the run got back: a new subscription to the task, or reading it until it ends. */
   via: 'resubscribe' | 'poll';
@@ -86,7 +87,7 @@ export interface AgentResumedEvent extends EventBase<A2ATask | undefined> {
 }
 
 /** An event of a kind this package does not know, passed through untouched. */
-export interface AgentUnknownEvent extends EventBase<unknown> {
+export interface AgentUnknownEvent extends AgentEventBase<unknown> {
   type: 'unknown';
 }
 

@@ -48,6 +48,7 @@ export {
 export {
   type AgentArtifactEvent,
   type AgentEvent,
+  type AgentEventBase,
   type AgentMessageEvent,
   type AgentResumedEvent,
   type AgentStatusEvent,

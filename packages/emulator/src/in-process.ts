@@ -11,9 +11,10 @@ export type InProcessOptions = Omit<EmulatorOptions, 'port' | 'host' | 'data'>;
 export interface InProcessEmulator extends EmulatorControls {
   /**
    * Answers a request as the service would, with the signature of the global `fetch`: pass it as a
-   * client's `fetch` option. Any origin works (`https://dw.example`); links in answers use it.
+   * client's `fetch` option. Any origin works (`https://dw.example`); links in answers use it. The
+   * input is `RequestInfo | URL` spelled out, so a Node project without the DOM lib compiles it.
    */
-  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
   /** Settles once the emulator's state is built; `fetch` waits for it on its own. */
   readonly ready: Promise<void>;
   /** Ends every open stream; `fetch` fails from then on, as a stopped server's connections do. */
@@ -34,7 +35,7 @@ export function createEmulator(options: InProcessOptions = {}): InProcessEmulato
   const service = createService(options);
   let closed = false;
 
-  async function fetchHandler(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  async function fetchHandler(input: string | URL | Request, init?: RequestInit): Promise<Response> {
     const request = new Request(input, init);
     await service.ready;
     if (closed) throw new TypeError('fetch failed: the emulator is closed');
