@@ -4,11 +4,12 @@ import { strict as assert } from 'node:assert';
 import { getAgentCard, streamAgent } from '@dataworkz/a2a';
 import Dataworkz, { AuthenticationError, filter } from '@dataworkz/client';
 import { ContextValuesError, findProvidedValuesUri } from '@dataworkz/context-values';
+import { type Emulator, startEmulator } from '@dataworkz/emulator';
 
-async function main(): Promise<void> {
+async function main(emulator: Emulator | undefined): Promise<void> {
   const dw = new Dataworkz({
-    baseUrl: process.env.DATAWORKZ_BASE_URL,
-    apiKey: process.env.DATAWORKZ_API_KEY,
+    baseUrl: emulator?.url ?? process.env.DATAWORKZ_BASE_URL,
+    apiKey: emulator?.apiKey ?? process.env.DATAWORKZ_API_KEY,
   });
 
   // QnA: list the systems, search one, answer with a filter.
@@ -64,7 +65,18 @@ async function main(): Promise<void> {
   console.log('  errors: AuthenticationError and ContextValuesError caught by class');
 }
 
-main().catch((error: unknown) => {
+// The deployment named by the environment, or else an emulator on a free port of this machine, stopped
+// at the end (a listening emulator would keep the process alive after a failure).
+async function run(): Promise<void> {
+  const emulator = process.env.DATAWORKZ_BASE_URL ? undefined : await startEmulator();
+  try {
+    await main(emulator);
+  } finally {
+    await emulator?.close();
+  }
+}
+
+run().catch((error: unknown) => {
   console.error(error);
   process.exitCode = 1;
 });

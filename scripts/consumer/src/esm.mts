@@ -1,13 +1,21 @@
 // A user's program as an ES module (`import`), written from the packages' README quick starts.
 // scripts/test-consumer.mjs installs the packed tarballs with npm, compiles this file with the settings
-// of ../tsconfig.json and runs it against the packed emulator. commonjs.cts is the same program in
-// CommonJS.
+// of ../tsconfig.json and runs it against the packed emulator's bin (DATAWORKZ_BASE_URL and
+// DATAWORKZ_API_KEY). scripts/registry-round-trip.mjs installs the packages by name from a registry
+// and runs it with neither set: the program then starts the emulator itself (startEmulator).
+// commonjs.cts is the same program in CommonJS.
 import { strict as assert } from 'node:assert';
 import { getAgentCard, streamAgent } from '@dataworkz/a2a';
 import Dataworkz, { AuthenticationError, filter } from '@dataworkz/client';
 import { ContextValuesError, findProvidedValuesUri } from '@dataworkz/context-values';
+import { startEmulator } from '@dataworkz/emulator';
 
-const dw = new Dataworkz({ baseUrl: process.env.DATAWORKZ_BASE_URL, apiKey: process.env.DATAWORKZ_API_KEY });
+// The deployment named by the environment, or else an emulator on a free port of this machine.
+const emulator = process.env.DATAWORKZ_BASE_URL ? undefined : await startEmulator();
+const dw = new Dataworkz({
+  baseUrl: emulator?.url ?? process.env.DATAWORKZ_BASE_URL,
+  apiKey: emulator?.apiKey ?? process.env.DATAWORKZ_API_KEY,
+});
 
 // QnA: list the systems, search one, answer with a filter.
 const systems = await dw.qna.list(); // { [systemId]: name }
@@ -57,3 +65,4 @@ try {
   if (!(error instanceof ContextValuesError)) throw error;
 }
 console.log('  errors: AuthenticationError and ContextValuesError caught by class');
+await emulator?.close();
