@@ -1,5 +1,11 @@
 import { DefaultAgentCardResolver } from '@a2a-js/sdk/client';
-import { type AgentCard, type Dataworkz, NotFoundError, type RequestOptions } from '@dataworkz/client';
+import {
+  type AgentCard,
+  type Dataworkz,
+  NotFoundError,
+  type RequestOptions,
+  serializePath,
+} from '@dataworkz/client';
 import { rememberCard } from './card-cache.js';
 
 type Normalize = (card: unknown) => unknown;
@@ -31,9 +37,10 @@ function resolverFor(dw: Dataworkz, agentId: string, legacy: boolean, options?: 
   return resolver;
 }
 
+// What the resolver is told it reads: the request itself is the client's card call above.
 function cardUrl(dw: Dataworkz, agentId: string, legacy: boolean): string {
   const file = legacy ? 'agent.json' : 'agent-card.json';
-  return `${dw.baseUrl}/api/agents/v1/a2a/${encodeURIComponent(agentId)}/.well-known/${file}`;
+  return `${dw.baseUrl}${serializePath('/api/agents/v1/a2a/{agentId}/.well-known/', { agentId })}${file}`;
 }
 
 /**
