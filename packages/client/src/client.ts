@@ -1,10 +1,5 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { BackoffOptions } from './core/backoff.js';
-import { guardBody } from './core/body.js';
-import { limitBody } from './core/bounded-body.js';
-import { CallerFailure } from './core/caller-failure.js';
-import { Credentials, type Grant, type TokenProvider } from './core/credentials.js';
-import { type CallSite, Deadline } from './core/deadline.js';
 import {
   APIUserAbortError,
   AuthenticationError,
@@ -14,19 +9,26 @@ import {
   MAX_ERROR_BODY_CHARS,
   ResponseTooLargeError,
 } from './core/errors.js';
-import { Log, type Logger, type LogLevel, resolveLogLevel } from './core/logger.js';
-import { Outgoing } from './core/outgoing.js';
-import { checkHeaderRecord, serializePath, serializeQuery } from './core/params.js';
-import { scrubAny } from './core/redact.js';
+import type { Logger, LogLevel } from './core/logger.js';
+import type { Fetch } from './core/request-options.js';
+import type { TokenProvider } from './core/token-provider.js';
+import type { paths } from './generated/schema.js';
+import { guardBody } from './internal/body.js';
+import { limitBody } from './internal/bounded-body.js';
+import { CallerFailure } from './internal/caller-failure.js';
+import { Credentials, type Grant } from './internal/credentials.js';
+import { type CallSite, Deadline } from './internal/deadline.js';
+import { Log, resolveLogLevel } from './internal/log.js';
+import { Outgoing } from './internal/outgoing.js';
+import { checkHeaderRecord, serializePath, serializeQuery } from './internal/params.js';
+import { scrubAny } from './internal/redact.js';
 import {
   checkMaxResponseBytes,
   checkMaxRetries,
   checkTimeout,
-  type Fetch,
   type SendFetch,
   Transport,
-} from './core/transport.js';
-import type { paths } from './generated/schema.js';
+} from './internal/transport.js';
 import { Agents } from './resources/agents.js';
 import { Qna } from './resources/qna.js';
 

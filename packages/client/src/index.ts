@@ -4,7 +4,6 @@ export default Dataworkz;
 export { type AuthorizedInit, type ClientOptions, Dataworkz } from './client.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
 export { type BackoffOptions, backoffDelay, retryAfterMs } from './core/backoff.js';
-export type { TokenProvider } from './core/credentials.js';
 export {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -30,12 +29,13 @@ export {
   UnprocessableEntityError,
 } from './core/errors.js';
 export type { Logger, LogLevel } from './core/logger.js';
-export { serializePath, serializeQuery } from './core/params.js';
-export type { AnsweredQuestion } from './core/read-question.js';
-export type { Fetch, RequestOptions } from './core/transport.js';
+export type { Fetch, RequestOptions } from './core/request-options.js';
+export type { TokenProvider } from './core/token-provider.js';
 export { type DocumentSource, documentIdOf } from './document-id.js';
 export { FilterExpression, type FilterValue, filter } from './filter.js';
 export type { components, operations, paths } from './generated/schema.js';
+export { serializePath, serializeQuery } from './internal/params.js';
+export type { AnsweredQuestion } from './internal/read-question.js';
 export { type Properties, parseProperties, serializeProperties } from './properties.js';
 export type { Agents, CardOptions, RespondParams } from './resources/agents.js';
 export type { AnswerParams, DocumentParams, Qna, SearchParams } from './resources/qna.js';

@@ -1,11 +1,12 @@
 import type { Client } from 'openapi-fetch';
 import { type APIPromise, apiPromise } from '../core/api-promise.js';
-import { checkHistory } from '../core/conversation.js';
 import { InvalidParameterError } from '../core/errors.js';
-import { requireId, requireString, withoutUndefined } from '../core/params.js';
-import { readAgentResponse, readJson } from '../core/read.js';
-import type { RequestOptions, Transport } from '../core/transport.js';
+import type { RequestOptions } from '../core/request-options.js';
 import type { paths } from '../generated/schema.js';
+import { checkHistory } from '../internal/conversation.js';
+import { requireId, requireString, withoutUndefined } from '../internal/params.js';
+import { readAgentResponse, readJson } from '../internal/read.js';
+import type { Transport } from '../internal/transport.js';
 import { type Properties, serializeProperties } from '../properties.js';
 import type {
   AgentCard,

@@ -1,15 +1,16 @@
 import type { Client } from 'openapi-fetch';
 import { type APIPromise, apiPromise } from '../core/api-promise.js';
-import { guardBody } from '../core/body.js';
-import { checkHistory } from '../core/conversation.js';
 import { InvalidParameterError } from '../core/errors.js';
-import { optionalString, requireId, requireString, withoutUndefined } from '../core/params.js';
-import { readJson, readQueryResult } from '../core/read.js';
-import { type AnsweredQuestion, readAnsweredQuestion } from '../core/read-question.js';
-import type { RequestOptions, Transport } from '../core/transport.js';
+import type { RequestOptions } from '../core/request-options.js';
 import { type DocumentSource, documentIdOf } from '../document-id.js';
 import { FilterExpression } from '../filter.js';
 import type { paths } from '../generated/schema.js';
+import { guardBody } from '../internal/body.js';
+import { checkHistory } from '../internal/conversation.js';
+import { optionalString, requireId, requireString, withoutUndefined } from '../internal/params.js';
+import { readJson, readQueryResult } from '../internal/read.js';
+import { type AnsweredQuestion, readAnsweredQuestion } from '../internal/read-question.js';
+import type { Transport } from '../internal/transport.js';
 import { type Properties, serializeProperties } from '../properties.js';
 import type {
   AnswerResponse,

@@ -1,8 +1,5 @@
-import type { WithResponse } from './api-promise.js';
-import { type BackoffOptions, retryDelay } from './backoff.js';
-import { CallerFailure, callerCode } from './caller-failure.js';
-import type { Credentials, Grant } from './credentials.js';
-import { type CallSite, classifyFailure, Deadline, sleep } from './deadline.js';
+import type { WithResponse } from '../core/api-promise.js';
+import { type BackoffOptions, retryDelay } from '../core/backoff.js';
 import {
   APIConnectionError,
   APIError,
@@ -13,38 +10,15 @@ import {
   InvalidParameterError,
   type Redactor,
   RedirectError,
-} from './errors.js';
-import type { Log } from './logger.js';
+} from '../core/errors.js';
+import type { RequestOptions } from '../core/request-options.js';
+import { CallerFailure, callerCode } from './caller-failure.js';
+import type { Credentials, Grant } from './credentials.js';
+import { type CallSite, classifyFailure, Deadline, sleep } from './deadline.js';
+import type { Log } from './log.js';
 import { Outgoing } from './outgoing.js';
 import { checkHeaderRecord } from './params.js';
 import { redactHeaders, redactUrl, scrubAny } from './redact.js';
-
-/** Options every method takes as its last argument. */
-export interface RequestOptions {
-  /** Aborts the call (including a pending retry wait) with APIUserAbortError. */
-  signal?: AbortSignal | undefined;
-  /** Time-out of each attempt in ms, covering the response headers and body. */
-  timeout?: number | undefined;
-  /** Extra headers for this call. */
-  headers?: Record<string, string> | undefined;
-  /** Retries after the first attempt. */
-  maxRetries?: number | undefined;
-  /**
-   * Largest response body, decoded, in bytes: a longer one stops reading at the limit and rejects
-   * with ResponseTooLargeError. For `qna.document()`, whose body you read, only this per-call value
-   * applies (no default).
-   */
-  maxResponseBytes?: number | undefined;
-  /**
-   * Receives the successful HTTP response (status, headers such as `x-request-id`) before the result
-   * is returned. Its body belongs to the method: read the result, not the body. Whatever it throws
-   * rejects the call as it is, without a retry.
-   */
-  onResponse?: ((response: Response) => void) | undefined;
-}
-
-/** A custom fetch (the `fetch` option): receives each outgoing Request; the global `fetch` fits. */
-export type Fetch = (request: Request) => Promise<Response>;
 
 /** How the pipeline calls fetch: with a URL and init, so no Request is built twice per call. */
 export type SendFetch = (url: string, init: RequestInit) => Promise<Response>;

@@ -1,5 +1,5 @@
+import { MalformedResponseError } from '../core/errors.js';
 import type { AnswerResponse, QuestionRecord } from '../types.js';
-import { MalformedResponseError } from './errors.js';
 import { readJson } from './read.js';
 import type { Attempt, AttemptResult } from './transport.js';
 

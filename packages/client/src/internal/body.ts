@@ -1,6 +1,6 @@
+import { ResponseTooLargeError } from '../core/errors.js';
 import { limitBody } from './bounded-body.js';
 import type { Deadline } from './deadline.js';
-import { ResponseTooLargeError } from './errors.js';
 
 /**
  * A copy of `response` whose body stays under the call's deadline while the caller reads it:

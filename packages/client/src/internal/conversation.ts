@@ -1,5 +1,5 @@
+import { InvalidParameterError } from '../core/errors.js';
 import type { ConversationMessage } from '../types.js';
-import { InvalidParameterError } from './errors.js';
 
 /** A conversation so far, checked turn by turn: `{ by: 'AI' | 'USER', text: string }`. */
 export function checkHistory(history: unknown): ConversationMessage[] {

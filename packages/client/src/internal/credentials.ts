@@ -1,7 +1,6 @@
-import { DataworkzError } from './errors.js';
+import { DataworkzError } from '../core/errors.js';
 
-/** Called before each request; `refresh` is true after a 401, when a cached token should be renewed. */
-export type TokenProvider = (context: { refresh: boolean }) => string | Promise<string>;
+import type { TokenProvider } from '../core/token-provider.js';
 
 /** The `Authorization` value one request sends, and which refresh it came after. */
 export interface Grant {

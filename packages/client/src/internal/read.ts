@@ -1,11 +1,11 @@
-import { readBoundedText } from './bounded-body.js';
 import {
   excerpt,
   MalformedResponseError,
   QueryFailedError,
   ResponseTooLargeError,
   readString,
-} from './errors.js';
+} from '../core/errors.js';
+import { readBoundedText } from './bounded-body.js';
 import type { Attempt, AttemptResult } from './transport.js';
 
 // How much of a body that is not JSON a MalformedResponseError keeps, to show what came instead.

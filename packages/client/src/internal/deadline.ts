@@ -3,7 +3,7 @@ import {
   APIConnectionTimeoutError,
   APIUserAbortError,
   DataworkzError,
-} from './errors.js';
+} from '../core/errors.js';
 
 // setTimeout cannot wait longer than this; a longer time-out means "none".
 const MAX_TIMER_MS = 2_147_483_647;
