@@ -1,10 +1,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { BackoffOptions } from './core/backoff.js';
 import {
-  APIUserAbortError,
-  AuthenticationError,
   DataworkzError,
-  errorFromResponse,
   InvalidParameterError,
   MAX_ERROR_BODY_CHARS,
   ResponseTooLargeError,
@@ -15,9 +12,8 @@ import type { TokenProvider } from './core/token-provider.js';
 import type { paths } from './generated/schema.js';
 import { guardBody } from './internal/body.js';
 import { limitBody } from './internal/bounded-body.js';
-import { CallerFailure } from './internal/caller-failure.js';
-import { Credentials, type Grant } from './internal/credentials.js';
-import { type CallSite, Deadline } from './internal/deadline.js';
+import { Credentials } from './internal/credentials.js';
+import type { Deadline } from './internal/deadline.js';
 import { Log, resolveLogLevel } from './internal/log.js';
 import { Outgoing } from './internal/outgoing.js';
 import { checkHeaderRecord, serializePath, serializeQuery } from './internal/params.js';
@@ -172,64 +168,37 @@ export class Dataworkz {
    */
   readonly authorizedFetch = async (input: string | URL, init: AuthorizedInit = {}): Promise<Response> => {
     const { timeout, stream, maxResponseBytes, operation, ...requestInit } = init;
-    const config = this.#transport.config;
-    const timeoutMs = timeout ?? config.timeout;
-    const maxBytes = maxResponseBytes ?? config.maxResponseBytes;
-    checkTimeout(timeoutMs);
-    checkMaxResponseBytes(maxBytes);
     const url = absoluteUrl(input);
-    const method = (requestInit.method ?? 'GET').toUpperCase();
-    const site: CallSite = {
-      operation: operation ?? `${method} ${url.pathname}`,
-      origin: url.origin,
-      timeoutMs,
-      covers: stream ? 'headers' : 'response',
-    };
-    const signal = requestInit.signal ?? undefined;
-    if (signal?.aborted) throw new APIUserAbortError(`${site.operation} was aborted.`);
     const headers = new Headers(this.#defaultHeaders);
     if (requestInit.headers) {
       for (const [name, value] of Object.entries(checkHeaderRecord(requestInit.headers))) {
         headers.set(name, value);
       }
     }
-    let grant: Grant = await this.#credentials.grant();
-    for (let attempt = 1; ; attempt++) {
-      const redact = this.#transport.redactorFor(grant.authorization);
-      const deadline = new Deadline(site, signal);
-      let response: Response;
-      try {
-        const request = new Outgoing(url, { ...requestInit, headers, signal: deadline.signal ?? null });
-        response = await this.#transport.dispatch(request, grant.authorization, attempt);
-      } catch (error) {
-        deadline.clear();
-        if (error instanceof CallerFailure) throw error.error;
-        throw redact(deadline.classify(error));
-      }
-      if (response.ok) {
-        let result = response;
-        if (stream) deadline.stopTimer();
-        else result = guardBody(response, deadline, maxBytes);
-        this.#sentWith.set(result, grant.authorization);
-        return result;
-      }
-      const failure = await errorFromResponse(response, redact);
-      deadline.clear();
-      failure.attempts = attempt;
-      if (
-        failure instanceof AuthenticationError &&
-        attempt === 1 &&
-        this.#credentials.refreshable &&
-        isReplayable(requestInit.body)
-      ) {
-        const authorization = await this.#credentials.refresh(grant);
-        if (authorization !== grant.authorization) {
-          grant = { authorization, generation: grant.generation + 1 };
-          continue;
-        }
-      }
-      throw failure;
-    }
+    const signal = requestInit.signal ?? undefined;
+    const href = url.href;
+    const { data } = await this.#transport.execute(
+      operation ?? `${(requestInit.method ?? 'GET').toUpperCase()} ${url.pathname}`,
+      async (attemptInit) => {
+        const request = new Outgoing(href, { ...requestInit, headers, signal: attemptInit.signal ?? null });
+        return { response: await attemptInit.fetch(request) };
+      },
+      (result, attempt) => {
+        const response = stream
+          ? stopTimer(result.response, attempt.deadline)
+          : guardBody(result.response, attempt.deadline, attempt.maxResponseBytes);
+        this.#sentWith.set(response, attempt.authorization);
+        return response;
+      },
+      { signal, timeout, maxResponseBytes, maxRetries: 0 },
+      {
+        keepDeadline: true,
+        covers: stream ? 'headers' : 'response',
+        origin: url.origin,
+        replayable: isReplayable(requestInit.body),
+      },
+    );
+    return data;
   };
 
   /**
@@ -251,6 +220,12 @@ function absoluteUrl(input: string | URL): URL {
   } catch {
     throw new InvalidParameterError('input', 'authorizedFetch needs an absolute http(s) URL.');
   }
+}
+
+/** The headers have come: the time-out stops; the caller's signal keeps governing the stream. */
+function stopTimer(response: Response, deadline: Deadline): Response {
+  deadline.stopTimer();
+  return response;
 }
 
 /** Whether a request body can be sent a second time (a stream is consumed by the first send). */

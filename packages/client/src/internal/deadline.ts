@@ -17,7 +17,7 @@ export interface CallSite {
   /** The time-out in ms. */
   timeoutMs: number;
   /** What the time-out covers, for the message: `headers` when only the wait for them. */
-  covers?: 'headers' | 'response';
+  covers?: 'headers' | 'response' | undefined;
 }
 
 /**

@@ -28,8 +28,20 @@ export interface AttemptInit {
   /** Absent when the attempt has neither a time-out nor a caller's signal. */
   signal?: AbortSignal;
   headers?: Record<string, string>;
-  fetch: (request: Request) => Promise<Response>;
+  fetch: (request: Request | Outgoing) => Promise<Response>;
   Request: typeof Request;
+}
+
+/** How a call differs from a REST method's (the default): what `authorizedFetch` sets. */
+export interface CallPlan {
+  /** `read` takes over the deadline: the caller reads the body later, still under the time-out. */
+  keepDeadline?: boolean;
+  /** What the time-out covers, for messages: `headers` for a stream the caller reads at its pace. */
+  covers?: 'headers' | 'response' | undefined;
+  /** The origin error messages name, when the URL is not under the client's base URL. */
+  origin?: string;
+  /** False when the body cannot be sent twice (a stream): no second attempt after a 401. */
+  replayable?: boolean;
 }
 
 /** What openapi-fetch resolves to (any `parseAs`). */
@@ -49,6 +61,8 @@ export interface Attempt {
   maxResponseBytes: number;
   /** The per-call `maxResponseBytes`, when one was given. */
   callMaxResponseBytes: number | undefined;
+  /** The `Authorization` value this attempt sent. */
+  authorization: string;
 }
 
 export interface TransportConfig {
@@ -64,6 +78,7 @@ export interface TransportConfig {
 }
 
 const NO_OPTIONS: RequestOptions = {};
+const DEFAULT_PLAN: CallPlan = {};
 /**
  * The most redirect hops one request follows; the next redirect is a RedirectError. Kept small: each
  * hop resends the credential (on the same origin) and the body, and a loop should fail fast.
@@ -84,16 +99,17 @@ export class Transport {
   }
 
   /**
-   * Runs `send` (one openapi-fetch call) until it succeeds or retries run out. `read` turns a 2xx
-   * result into the method's value; it runs inside the attempt's time-out. With `keepDeadline`,
-   * `read` takes over the deadline (for bodies the caller reads later) and must clear it.
+   * Runs `send` (one HTTP exchange, through openapi-fetch or `authorizedFetch`) until it succeeds or
+   * retries run out. `read` turns a 2xx result into the method's value; it runs inside the attempt's
+   * time-out. With `plan.keepDeadline`, `read` takes over the deadline (for bodies the caller reads
+   * later) and must clear it.
    */
   async execute<T>(
     operation: string,
     send: (init: AttemptInit) => Promise<AttemptResult>,
     read: (result: AttemptResult, attempt: Attempt) => T | Promise<T>,
     options: RequestOptions = NO_OPTIONS,
-    keepDeadline = false,
+    plan: CallPlan = DEFAULT_PLAN,
   ): Promise<WithResponse<T>> {
     const { credentials, log } = this.config;
     const maxRetries = options.maxRetries ?? this.config.maxRetries;
@@ -105,7 +121,12 @@ export class Transport {
     checkTimeout(timeout);
     checkMaxResponseBytes(maxResponseBytes);
     if (options.headers !== undefined) checkHeaderRecord(options.headers);
-    const site: CallSite = { operation, origin: this.config.origin, timeoutMs: timeout };
+    const site: CallSite = {
+      operation,
+      origin: plan.origin ?? this.config.origin,
+      timeoutMs: timeout,
+      covers: plan.covers,
+    };
     const fixed = credentials.fixedAuthorization;
     let grant: Grant | undefined = fixed === undefined ? undefined : { authorization: fixed, generation: 0 };
     let refreshed = false;
@@ -144,8 +165,14 @@ export class Transport {
               throw error;
             }
           }
-          const data = await read(result, { deadline, redact, maxResponseBytes, callMaxResponseBytes });
-          if (!keepDeadline) deadline.clear();
+          const data = await read(result, {
+            deadline,
+            redact,
+            maxResponseBytes,
+            callMaxResponseBytes,
+            authorization: sent.authorization,
+          });
+          if (!plan.keepDeadline) deadline.clear();
           // A method whose result is the response itself (`qna.document`) hands over that copy.
           const response = data instanceof Response ? data : result.response;
           return { data, response, requestId: findRequestId(response.headers) };
@@ -161,7 +188,12 @@ export class Transport {
       deadline.clear();
       failure.attempts = attempt;
 
-      if (failure instanceof AuthenticationError && credentials.refreshable && !refreshed) {
+      if (
+        failure instanceof AuthenticationError &&
+        credentials.refreshable &&
+        !refreshed &&
+        plan.replayable !== false
+      ) {
         refreshed = true;
         const authorization = await credentials.refresh(sent);
         if (authorization !== sent.authorization) {

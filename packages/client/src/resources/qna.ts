@@ -275,7 +275,7 @@ export class Qna {
           }),
         (result, attempt) => guardBody(result.response, attempt.deadline, attempt.callMaxResponseBytes),
         options,
-        true,
+        { keepDeadline: true },
       );
     });
   }
