@@ -156,8 +156,9 @@ export class Dataworkz {
           : limitBody(response, MAX_ERROR_BODY_CHARS);
       },
     });
-    this.agents = new Agents(this.raw, this.#transport);
-    this.qna = new Qna(this.raw, this.#transport);
+    const context = { raw: this.raw, transport: this.#transport };
+    this.agents = new Agents(context);
+    this.qna = new Qna(context);
   }
 
   /**

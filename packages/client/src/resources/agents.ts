@@ -1,12 +1,9 @@
-import type { Client } from 'openapi-fetch';
-import { type APIPromise, apiPromise } from '../core/api-promise.js';
+import type { APIPromise } from '../core/api-promise.js';
 import { InvalidParameterError } from '../core/errors.js';
 import type { RequestOptions } from '../core/request-options.js';
-import type { paths } from '../generated/schema.js';
 import { checkHistory } from '../internal/conversation.js';
 import { requireId, requireString, withoutUndefined } from '../internal/params.js';
 import { readAgentResponse, readJson } from '../internal/read.js';
-import type { Transport } from '../internal/transport.js';
 import { type Properties, serializeProperties } from '../properties.js';
 import type {
   AgentCard,
@@ -17,6 +14,7 @@ import type {
   ConversationMessage,
   LlmProviderMap,
 } from '../types.js';
+import { APIResource } from './resource.js';
 
 export interface RespondParams {
   /** The latest user text. */
@@ -37,37 +35,25 @@ export interface CardOptions extends RequestOptions {
 }
 
 /** Agents: listing, LLM configurations, A2A cards and the deprecated response call. */
-export class Agents {
-  private readonly raw: Client<paths>;
-  private readonly transport: Transport;
-
-  constructor(raw: Client<paths>, transport: Transport) {
-    this.raw = raw;
-    this.transport = transport;
-  }
-
+export class Agents extends APIResource {
   /** Every agent of the account that can be invoked from an external system. */
   list(options?: RequestOptions): APIPromise<AgentListItem[]> {
-    return apiPromise(() => {
-      return this.transport.execute(
-        'agents.list',
-        (init) => this.raw.GET('/api/agents/v1/', { ...init, parseAs: 'stream' }),
-        readJson<AgentListItem[]>,
-        options,
-      );
-    });
+    return this._call(
+      'agents.list',
+      options,
+      () => ({ method: 'GET', path: '/api/agents/v1/' }),
+      readJson<AgentListItem[]>,
+    );
   }
 
   /** The account's LLM configurations for agents: id to model name. */
   llmProviders(options?: RequestOptions): APIPromise<LlmProviderMap> {
-    return apiPromise(() => {
-      return this.transport.execute(
-        'agents.llmProviders',
-        (init) => this.raw.GET('/api/agents/v1/llm-providers', { ...init, parseAs: 'stream' }),
-        readJson<LlmProviderMap>,
-        options,
-      );
-    });
+    return this._call(
+      'agents.llmProviders',
+      options,
+      () => ({ method: 'GET', path: '/api/agents/v1/llm-providers' }),
+      readJson<LlmProviderMap>,
+    );
   }
 
   /**
@@ -76,59 +62,47 @@ export class Agents {
    * @deprecated The service deprecates this call in favour of the A2A streaming call (`@dataworkz/a2a`).
    */
   respond(agentId: string, params: RespondParams, options?: RequestOptions): APIPromise<AgentResponse> {
-    return apiPromise(() => {
-      const path = { agentId: requireId('agentId', agentId) };
-      if (typeof params !== 'object' || params === null) {
-        throw new InvalidParameterError('params', 'respond() needs { userText, llmProviderId }.');
-      }
-      const query = withoutUndefined({
-        userText: requireString('userText', params.userText),
-        llmProviderId: requireString('llmProviderId', params.llmProviderId),
-        properties: serializeProperties(params.properties),
-      });
-      const body: AgentResponseRequest = {};
-      if (params.conversationHistory !== undefined) {
-        body.conversationHistory = checkHistory(params.conversationHistory);
-      }
-      if (params.contextValues !== undefined) body.contextValues = checkContextValues(params.contextValues);
-      return this.transport.execute(
-        'agents.respond',
-        (init) =>
-          this.raw.POST('/api/agents/v1/{agentId}/response', {
-            ...init,
-            params: { path, query },
-            body,
-            parseAs: 'stream',
-          }),
-        readAgentResponse<AgentResponse>,
-        options,
-      );
-    });
+    return this._call(
+      'agents.respond',
+      options,
+      () => {
+        const path = { agentId: requireId('agentId', agentId) };
+        if (typeof params !== 'object' || params === null) {
+          throw new InvalidParameterError('params', 'respond() needs { userText, llmProviderId }.');
+        }
+        const query = withoutUndefined({
+          userText: requireString('userText', params.userText),
+          llmProviderId: requireString('llmProviderId', params.llmProviderId),
+          properties: serializeProperties(params.properties),
+        });
+        const body: AgentResponseRequest = {};
+        if (params.conversationHistory !== undefined) {
+          body.conversationHistory = checkHistory(params.conversationHistory);
+        }
+        if (params.contextValues !== undefined) body.contextValues = checkContextValues(params.contextValues);
+        return { method: 'POST', path: '/api/agents/v1/{agentId}/response', params: { path, query }, body };
+      },
+      readAgentResponse<AgentResponse>,
+    );
   }
 
   /** The agent's A2A card (`.well-known/agent-card.json`, or `agent.json` with `legacy: true`). */
   card(agentId: string, options?: CardOptions): APIPromise<AgentCard> {
-    return apiPromise(() => {
-      const path = { agentId: requireId('agentId', agentId) };
-      const legacy = options?.legacy === true;
-      return this.transport.execute(
-        'agents.card',
-        (init) =>
-          legacy
-            ? this.raw.GET('/api/agents/v1/a2a/{agentId}/.well-known/agent.json', {
-                ...init,
-                params: { path },
-                parseAs: 'stream',
-              })
-            : this.raw.GET('/api/agents/v1/a2a/{agentId}/.well-known/agent-card.json', {
-                ...init,
-                params: { path },
-                parseAs: 'stream',
-              }),
-        readJson<AgentCard>,
-        options,
-      );
-    });
+    return this._call(
+      'agents.card',
+      options,
+      () => {
+        const path = { agentId: requireId('agentId', agentId) };
+        return options?.legacy === true
+          ? { method: 'GET', path: '/api/agents/v1/a2a/{agentId}/.well-known/agent.json', params: { path } }
+          : {
+              method: 'GET',
+              path: '/api/agents/v1/a2a/{agentId}/.well-known/agent-card.json',
+              params: { path },
+            };
+      },
+      readJson<AgentCard>,
+    );
   }
 }
 

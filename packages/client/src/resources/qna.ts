@@ -1,16 +1,13 @@
-import type { Client } from 'openapi-fetch';
-import { type APIPromise, apiPromise } from '../core/api-promise.js';
+import type { APIPromise } from '../core/api-promise.js';
 import { InvalidParameterError } from '../core/errors.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { type DocumentSource, documentIdOf } from '../document-id.js';
 import { FilterExpression } from '../filter.js';
-import type { paths } from '../generated/schema.js';
 import { guardBody } from '../internal/body.js';
 import { checkHistory } from '../internal/conversation.js';
 import { optionalString, requireId, requireString, withoutUndefined } from '../internal/params.js';
 import { readJson, readQueryResult } from '../internal/read.js';
 import { type AnsweredQuestion, readAnsweredQuestion } from '../internal/read-question.js';
-import type { Transport } from '../internal/transport.js';
 import { type Properties, serializeProperties } from '../properties.js';
 import type {
   AnswerResponse,
@@ -22,6 +19,7 @@ import type {
   QuestionHistory,
   SearchResponse,
 } from '../types.js';
+import { APIResource } from './resource.js';
 
 export interface SearchParams {
   /** The search terms. */
@@ -63,141 +61,113 @@ export interface DocumentParams {
 const ACCEPT_ANY = { accept: '*/*' };
 
 /** QnA systems (RAG applications): details, LLM configurations, search, answer, filters, documents. */
-export class Qna {
-  private readonly raw: Client<paths>;
-  private readonly transport: Transport;
-
-  constructor(raw: Client<paths>, transport: Transport) {
-    this.raw = raw;
-    this.transport = transport;
-  }
-
+export class Qna extends APIResource {
   /** Every QnA system: id to name. */
   list(options?: RequestOptions): APIPromise<QnaSystemMap> {
-    return apiPromise(() => {
-      return this.transport.execute(
-        'qna.list',
-        (init) => this.raw.GET('/api/qna/v1/systems', { ...init, parseAs: 'stream' }),
-        readJson<QnaSystemMap>,
-        options,
-      );
-    });
+    return this._call(
+      'qna.list',
+      options,
+      () => ({ method: 'GET', path: '/api/qna/v1/systems' }),
+      readJson<QnaSystemMap>,
+    );
   }
 
   /** A system's details. */
   get(systemId: string, options?: RequestOptions): APIPromise<QnaSystemDetails> {
-    return apiPromise(() => {
-      const path = { systemId: requireId('systemId', systemId) };
-      return this.transport.execute(
-        'qna.get',
-        (init) =>
-          this.raw.GET('/api/qna/v1/systems/{systemId}', { ...init, params: { path }, parseAs: 'stream' }),
-        readJson<QnaSystemDetails>,
-        options,
-      );
-    });
+    return this._call(
+      'qna.get',
+      options,
+      () => ({
+        method: 'GET',
+        path: '/api/qna/v1/systems/{systemId}',
+        params: { path: systemPath(systemId) },
+      }),
+      readJson<QnaSystemDetails>,
+    );
   }
 
   /** The system's LLM configurations: id to model name. */
   llmProviders(systemId: string, options?: RequestOptions): APIPromise<LlmProviderMap> {
-    return apiPromise(() => {
-      const path = { systemId: requireId('systemId', systemId) };
-      return this.transport.execute(
-        'qna.llmProviders',
-        (init) =>
-          this.raw.GET('/api/qna/v1/systems/{systemId}/llm-providers', {
-            ...init,
-            params: { path },
-            parseAs: 'stream',
-          }),
-        readJson<LlmProviderMap>,
-        options,
-      );
-    });
+    return this._call(
+      'qna.llmProviders',
+      options,
+      () => ({
+        method: 'GET',
+        path: '/api/qna/v1/systems/{systemId}/llm-providers',
+        params: { path: systemPath(systemId) },
+      }),
+      readJson<LlmProviderMap>,
+    );
   }
 
   /** The metadata fields retrieval can be filtered on. */
   filters(systemId: string, options?: RequestOptions): APIPromise<FilterList> {
-    return apiPromise(() => {
-      const path = { systemId: requireId('systemId', systemId) };
-      return this.transport.execute(
-        'qna.filters',
-        (init) =>
-          this.raw.GET('/api/qna/v1/systems/{systemId}/filters', {
-            ...init,
-            params: { path },
-            parseAs: 'stream',
-          }),
-        readJson<FilterList>,
-        options,
-      );
-    });
+    return this._call(
+      'qna.filters',
+      options,
+      () => ({
+        method: 'GET',
+        path: '/api/qna/v1/systems/{systemId}/filters',
+        params: { path: systemPath(systemId) },
+      }),
+      readJson<FilterList>,
+    );
   }
 
   /** Semantic search. A body with `status: FAILED` rejects with QueryFailedError. */
   search(systemId: string, params: SearchParams, options?: RequestOptions): APIPromise<SearchResponse> {
-    return apiPromise(() => {
-      const path = { systemId: requireId('systemId', systemId) };
-      checkParams(params, 'search() needs { query }.');
-      const query = withoutUndefined({
-        query: requireString('query', params.query),
-        llmProviderId: optionalString('llmProviderId', params.llmProviderId),
-        filter: filterText(params.filter),
-        properties: serializeProperties(params.properties),
-      });
-      const history = historyOf(params);
-      return this.transport.execute(
-        'qna.search',
-        (init) =>
-          history
-            ? this.raw.POST('/api/qna/v1/systems/{systemId}/search', {
-                ...init,
-                params: { path, query },
-                body: { conversationHistory: history },
-                parseAs: 'stream',
-              })
-            : this.raw.GET('/api/qna/v1/systems/{systemId}/search', {
-                ...init,
-                params: { path, query },
-                parseAs: 'stream',
-              }),
-        readQueryResult<SearchResponse>,
-        options,
-      );
-    });
+    return this._call(
+      'qna.search',
+      options,
+      () => {
+        const path = systemPath(systemId);
+        checkParams(params, 'search() needs { query }.');
+        const query = withoutUndefined({
+          query: requireString('query', params.query),
+          llmProviderId: optionalString('llmProviderId', params.llmProviderId),
+          filter: filterText(params.filter),
+          properties: serializeProperties(params.properties),
+        });
+        const history = historyOf(params);
+        return history
+          ? {
+              method: 'POST',
+              path: '/api/qna/v1/systems/{systemId}/search',
+              params: { path, query },
+              body: { conversationHistory: history },
+            }
+          : { method: 'GET', path: '/api/qna/v1/systems/{systemId}/search', params: { path, query } };
+      },
+      readQueryResult<SearchResponse>,
+    );
   }
 
   /** A retrieval-augmented answer with its contexts. A body with `status: FAILED` rejects with QueryFailedError. */
   answer(systemId: string, params: AnswerParams, options?: RequestOptions): APIPromise<AnswerResponse> {
-    return apiPromise(() => {
-      const path = { systemId: requireId('systemId', systemId) };
-      checkParams(params, 'answer() needs { questionText, llmProviderId }.');
-      const query = withoutUndefined({
-        questionText: requireString('questionText', params.questionText),
-        llmProviderId: requireString('llmProviderId', params.llmProviderId),
-        filter: filterText(params.filter),
-        properties: serializeProperties(params.properties),
-      });
-      const history = historyOf(params);
-      return this.transport.execute(
-        'qna.answer',
-        (init) =>
-          history
-            ? this.raw.POST('/api/qna/v1/systems/{systemId}/answer', {
-                ...init,
-                params: { path, query },
-                body: { conversationHistory: history },
-                parseAs: 'stream',
-              })
-            : this.raw.GET('/api/qna/v1/systems/{systemId}/answer', {
-                ...init,
-                params: { path, query },
-                parseAs: 'stream',
-              }),
-        readQueryResult<AnswerResponse>,
-        options,
-      );
-    });
+    return this._call(
+      'qna.answer',
+      options,
+      () => {
+        const path = systemPath(systemId);
+        checkParams(params, 'answer() needs { questionText, llmProviderId }.');
+        const query = withoutUndefined({
+          questionText: requireString('questionText', params.questionText),
+          llmProviderId: requireString('llmProviderId', params.llmProviderId),
+          filter: filterText(params.filter),
+          properties: serializeProperties(params.properties),
+        });
+        const history = historyOf(params);
+        return history
+          ? {
+              method: 'POST',
+              path: '/api/qna/v1/systems/{systemId}/answer',
+              params: { path, query },
+              body: { conversationHistory: history },
+            }
+          : { method: 'GET', path: '/api/qna/v1/systems/{systemId}/answer', params: { path, query } };
+      },
+      readQueryResult<AnswerResponse>,
+    );
   }
 
   /**
@@ -205,20 +175,16 @@ export class Qna {
    * answer's `questionUuid`) to question text. Beyond the published contract.
    */
   history(systemId: string, options?: RequestOptions): APIPromise<QuestionHistory> {
-    return apiPromise(() => {
-      const path = { systemId: requireId('systemId', systemId) };
-      return this.transport.execute(
-        'qna.history',
-        (init) =>
-          this.raw.GET('/api/qna/v1/systems/{systemId}/questionshistory', {
-            ...init,
-            params: { path },
-            parseAs: 'stream',
-          }),
-        readJson<QuestionHistory>,
-        options,
-      );
-    });
+    return this._call(
+      'qna.history',
+      options,
+      () => ({
+        method: 'GET',
+        path: '/api/qna/v1/systems/{systemId}/questionshistory',
+        params: { path: systemPath(systemId) },
+      }),
+      readJson<QuestionHistory>,
+    );
   }
 
   /**
@@ -227,23 +193,21 @@ export class Qna {
    * published contract.
    */
   question(systemId: string, questionId: string, options?: RequestOptions): APIPromise<AnsweredQuestion> {
-    return apiPromise(() => {
-      const path = {
-        systemId: requireId('systemId', systemId),
-        questionId: requireId('questionId', questionId),
-      };
-      return this.transport.execute(
-        'qna.question',
-        (init) =>
-          this.raw.GET('/api/qna/v1/systems/{systemId}/questions/{questionId}', {
-            ...init,
-            params: { path },
-            parseAs: 'stream',
-          }),
-        readAnsweredQuestion,
-        options,
-      );
-    });
+    return this._call(
+      'qna.question',
+      options,
+      () => ({
+        method: 'GET',
+        path: '/api/qna/v1/systems/{systemId}/questions/{questionId}',
+        params: {
+          path: {
+            systemId: requireId('systemId', systemId),
+            questionId: requireId('questionId', questionId),
+          },
+        },
+      }),
+      readAnsweredQuestion,
+    );
   }
 
   /**
@@ -257,28 +221,31 @@ export class Qna {
     params: DocumentParams | DocumentSource,
     options?: RequestOptions,
   ): APIPromise<Response> {
-    return apiPromise(() => {
-      const path = { systemId: requireId('systemId', systemId) };
-      checkParams(params, 'document() needs { documentId } or a search result.');
-      const query = withoutUndefined({
-        documentId: documentIdFor(params),
-        detail: optionalString('detail', (params as DocumentParams).detail),
-      });
-      return this.transport.execute(
-        'qna.document',
-        (init) =>
-          this.raw.GET('/api/qna/v1/systems/{systemId}/document', {
-            ...init,
-            headers: init.headers ? { ...ACCEPT_ANY, ...init.headers } : ACCEPT_ANY,
-            params: { path, query },
-            parseAs: 'stream',
-          }),
-        (result, attempt) => guardBody(result.response, attempt.deadline, attempt.callMaxResponseBytes),
-        options,
-        { keepDeadline: true },
-      );
-    });
+    return this._call(
+      'qna.document',
+      options,
+      () => {
+        const path = systemPath(systemId);
+        checkParams(params, 'document() needs { documentId } or a search result.');
+        const query = withoutUndefined({
+          documentId: documentIdFor(params),
+          detail: optionalString('detail', (params as DocumentParams).detail),
+        });
+        return {
+          method: 'GET',
+          path: '/api/qna/v1/systems/{systemId}/document',
+          params: { path, query },
+          headers: ACCEPT_ANY,
+        };
+      },
+      (result, attempt) => guardBody(result.response, attempt.deadline, attempt.callMaxResponseBytes),
+      { keepDeadline: true },
+    );
   }
+}
+
+function systemPath(systemId: string): { systemId: string } {
+  return { systemId: requireId('systemId', systemId) };
 }
 
 /** The document id of `document()`'s argument: given, or found in a result. */
