@@ -38,6 +38,6 @@ export { serializePath, serializeQuery } from './internal/params.js';
 export type { AnsweredQuestion } from './internal/read-question.js';
 export { type Properties, parseProperties, serializeProperties } from './properties.js';
 export type { Agents, CardOptions, RespondParams } from './resources/agents.js';
-export type { APIResource } from './resources/resource.js';
 export type { AnswerParams, DocumentParams, Qna, SearchParams } from './resources/qna.js';
+export type { APIResource } from './resources/resource.js';
 export type * from './types.js';

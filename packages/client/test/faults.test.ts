@@ -11,7 +11,7 @@ import Dataworkz, {
   QueryFailedError,
   RateLimitError,
 } from '@dataworkz/client';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FaultLedger } from './support/ledger.js';
 import { type Handler, json, startServer, type TestServer } from './support/server.js';
 
@@ -227,6 +227,47 @@ describe('time-outs', () => {
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
     expect((error as APIConnectionTimeoutError).attempts).toBe(2);
     expect(server.requests).toHaveLength(2);
+  });
+
+  it('calls that share a time-out: one that ends leaves the others running, each fails naming itself', async () => {
+    const closed: Promise<void>[] = [];
+    const hang: Handler = (_request, res) => {
+      closed.push(new Promise((resolve) => res.on('close', () => resolve())));
+    };
+    const dw = client({ timeout: 300, maxRetries: 0 });
+    server.reply(ok);
+    await expect(dw.qna.list()).resolves.toEqual({ ok: true });
+    server.reply(hang, hang);
+    const [get, filters] = await Promise.all([
+      outcome('no answer, shared time-out (get)', dw.qna.get('s1')),
+      outcome('no answer, shared time-out (filters)', dw.qna.filters('s2')),
+    ]);
+    expect(get).toBeInstanceOf(APIConnectionTimeoutError);
+    expect((get as Error).message).toMatch(/^qna\.get: no complete response .* within 300 ms\.$/);
+    expect(filters).toBeInstanceOf(APIConnectionTimeoutError);
+    expect((filters as Error).message).toMatch(/^qna\.filters: /);
+    // Timed out means aborted: both sockets are closed, not left waiting.
+    await Promise.all(closed);
+  });
+
+  it('calls that end leave no time-out timers behind', async () => {
+    // The client's time-out timers, told apart from others by their delay (the time-out and more).
+    const pending = new Set<unknown>();
+    const set = vi.spyOn(globalThis, 'setTimeout');
+    const clear = vi.spyOn(globalThis, 'clearTimeout');
+    const dw = client({ timeout: 60_000 });
+    try {
+      await Promise.all(Array.from({ length: 70 }, () => dw.qna.list()));
+      set.mock.calls.forEach(([, delay], index) => {
+        if (typeof delay === 'number' && delay >= 60_000) pending.add(set.mock.results[index]?.value);
+      });
+      for (const [handle] of clear.mock.calls) pending.delete(handle);
+    } finally {
+      set.mockRestore();
+      clear.mockRestore();
+    }
+    // At most the one bucket still taking calls keeps its (unref'd) timer.
+    expect(pending.size).toBeLessThanOrEqual(1);
   });
 
   it('a document body that stalls while the caller reads it', async () => {

@@ -4,6 +4,7 @@ import {
   APIUserAbortError,
   DataworkzError,
 } from '../core/errors.js';
+import type { TimeoutBucket, TimeoutBuckets } from './timeout-buckets.js';
 
 // setTimeout cannot wait longer than this; a longer time-out means "none".
 const MAX_TIMER_MS = 2_147_483_647;
@@ -31,15 +32,26 @@ export class Deadline {
   private readonly controller: AbortController | undefined;
   private readonly user: AbortSignal | undefined;
   private readonly site: CallSite;
+  private readonly bucket: TimeoutBucket | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timedOut = false;
   private onUserAbort: (() => void) | undefined;
+  private left = false;
 
-  constructor(site: CallSite, user: AbortSignal | undefined) {
+  /**
+   * With `buckets`, a call without a signal of its own whose time-out covers the whole response
+   * shares its time-out signal with calls that started close by (see TimeoutBucket).
+   */
+  constructor(site: CallSite, user: AbortSignal | undefined, buckets?: TimeoutBuckets) {
     this.user = user;
     this.site = site;
     if (site.timeoutMs >= MAX_TIMER_MS) {
       this.signal = user;
+      return;
+    }
+    if (buckets !== undefined && user === undefined && site.covers !== 'headers') {
+      this.bucket = buckets.join(site.timeoutMs);
+      this.signal = this.bucket.signal;
       return;
     }
     const controller = new AbortController();
@@ -65,7 +77,8 @@ export class Deadline {
 
   /** The typed error for a failure that happened while this deadline was in force. */
   classify(error: unknown): DataworkzError {
-    return classifyFailure(error, this.user, this.timedOut, this.site);
+    const timedOut = this.timedOut || this.bucket?.signal.aborted === true;
+    return classifyFailure(error, this.user, timedOut, this.site);
   }
 
   /** Stops the time-out but keeps following the caller's signal (for a stream that outlives it). */
@@ -74,7 +87,15 @@ export class Deadline {
     this.timer = undefined;
   }
 
+  /** The call is over: its timer stops (or it leaves its bucket). Safe to call more than once. */
   clear(): void {
+    if (this.bucket !== undefined) {
+      if (!this.left) {
+        this.left = true;
+        this.bucket.leave();
+      }
+      return;
+    }
     this.stopTimer();
     if (this.onUserAbort !== undefined) this.user?.removeEventListener('abort', this.onUserAbort);
   }

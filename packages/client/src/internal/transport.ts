@@ -19,6 +19,7 @@ import type { Log } from './log.js';
 import { Outgoing } from './outgoing.js';
 import { checkHeaderRecord } from './params.js';
 import { redactHeaders, redactUrl, scrubAny } from './redact.js';
+import { TimeoutBuckets } from './timeout-buckets.js';
 
 /** How the pipeline calls fetch: with a URL and init, so no Request is built twice per call. */
 export type SendFetch = (url: string, init: RequestInit) => Promise<Response>;
@@ -93,6 +94,7 @@ const RETRYABLE_STATUS = new Set([408, 409, 429]);
 /** The request pipeline: credentials, redirects, time-outs, retries, typed errors and logging. */
 export class Transport {
   readonly config: TransportConfig;
+  readonly #buckets = new TimeoutBuckets();
 
   constructor(config: TransportConfig) {
     this.config = config;
@@ -117,10 +119,13 @@ export class Transport {
     const callMaxResponseBytes = options.maxResponseBytes;
     const maxResponseBytes = callMaxResponseBytes ?? this.config.maxResponseBytes;
     const signal = options.signal;
-    checkMaxRetries(maxRetries);
-    checkTimeout(timeout);
-    checkMaxResponseBytes(maxResponseBytes);
-    if (options.headers !== undefined) checkHeaderRecord(options.headers);
+    // The client's own values were checked when it was made; only a call's overrides need it.
+    if (options !== NO_OPTIONS) {
+      if (options.maxRetries !== undefined) checkMaxRetries(maxRetries);
+      if (options.timeout !== undefined) checkTimeout(timeout);
+      if (callMaxResponseBytes !== undefined) checkMaxResponseBytes(maxResponseBytes);
+      if (options.headers !== undefined) checkHeaderRecord(options.headers);
+    }
     const site: CallSite = {
       operation,
       origin: plan.origin ?? this.config.origin,
@@ -137,7 +142,7 @@ export class Transport {
       grant ??= await credentials.grant();
       const sent = grant;
       const redact = this.redactorFor(sent.authorization);
-      const deadline = new Deadline(site, signal);
+      const deadline = new Deadline(site, signal, this.#buckets);
       // A non-2xx response, its body unread: the pipeline reads it itself, bounded.
       let refused: Response | undefined;
       let failure: DataworkzError;
@@ -273,8 +278,9 @@ export class Transport {
 
   /** Removes the credential `authorization` carries, and every other one the client knows, from a value. */
   redactorFor(authorization: string | undefined): Redactor {
-    const secrets = this.config.credentials.secretsFor(authorization);
-    return (value) => scrubAny(value, secrets);
+    // The secrets are looked up when something is redacted: most attempts never redact anything.
+    const { credentials } = this.config;
+    return (value) => scrubAny(value, credentials.secretsFor(authorization));
   }
 
   private async follow(request: Outgoing, authorization: string): Promise<Response> {
