@@ -1,8 +1,7 @@
 import { providedValuesUri } from './a2a/provided-values.js';
 import { A2AServer } from './a2a/stream.js';
 import { getAgentCard, listAgentLlmProviders, listAgents, respondToAgent } from './agents/handlers.js';
-import type { Dataset } from './data/model.js';
-import { seededDataset } from './data/seed.js';
+import type { Dataset } from './dataset.js';
 import type { Answer } from './http/answer.js';
 import { Authenticator } from './http/auth.js';
 import type { ReceivedBody } from './http/body.js';
@@ -36,6 +35,7 @@ import {
 } from './qna/handlers.js';
 import { getQnaQuestion, listQnaQuestionHistory } from './qna/history-handlers.js';
 import { QuestionHistory } from './qna/question-history.js';
+import { seededDataset } from './seed.js';
 import { ServiceState } from './state.js';
 
 /** One request as an adapter (node:http, or a Fetch API `Request`) hands it to the service. */

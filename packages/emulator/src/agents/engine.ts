@@ -6,13 +6,13 @@ import {
   type AgentInput,
   type AgentOutcome,
   AgentRunError,
-  type AgentStep,
   type HitlRequest,
   type PendingQuestion,
   type Scenario,
   type ScenarioResult,
   type Turn,
 } from './model.js';
+import type { AgentStep } from './step.js';
 import { Toolbox, type ToolSources } from './toolbox.js';
 
 function score(scenario: Scenario, text: string): number {
