@@ -89,6 +89,11 @@ export interface Scenario {
 
 export interface AgentDefinition extends AgentProfile {
   scenarios: Scenario[];
+  /**
+   * Text outside every scenario (small talk aside) gets a question back instead of the capability
+   * answer: which scenario is meant, with the task kept open until a reply names one.
+   */
+  asksWhenUnmatched?: boolean;
 }
 
 export interface AgentOutcome extends ScenarioResult {
