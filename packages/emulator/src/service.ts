@@ -16,6 +16,7 @@ import { RateLimiter } from './http/rate-limit.js';
 import { RequestRecorder } from './http/recorder.js';
 import { Outlet, Reply } from './http/reply.js';
 import { lookupRoute, type OperationId } from './http/router.js';
+import { callAgentLegacy } from './legacy/call-agent.js';
 import { type Limits, resolveLimits } from './limits.js';
 import { type Log, toLog } from './logger.js';
 import { fromUtf8 } from './neutral/bytes.js';
@@ -268,6 +269,7 @@ function operationsFor(
     answerQnaQuestionWithHistory: (ex) => answerQnaQuestionWithHistory(state, ex, questions, limits),
     listQnaQuestionHistory: (ex) => listQnaQuestionHistory(state, ex, questions),
     getQnaQuestion: (ex) => getQnaQuestion(state, ex, questions),
+    callAgentLegacy: (ex) => callAgentLegacy(state, ex, limits),
   };
 }
 
