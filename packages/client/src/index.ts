@@ -30,6 +30,13 @@ export {
   UnprocessableEntityError,
 } from './core/errors.js';
 export type { Logger, LogLevel } from './core/logger.js';
+export {
+  AmbiguousNameError,
+  type NamedEntry,
+  type NamedKind,
+  type ResolveOptions,
+  UnknownNameError,
+} from './core/names.js';
 export { serializePath, serializeQuery } from './core/params.js';
 export type { AnsweredQuestion } from './core/read-question.js';
 export type { Fetch, RequestOptions } from './core/transport.js';

@@ -2,6 +2,7 @@ import type { Client } from 'openapi-fetch';
 import { type APIPromise, apiPromise } from '../core/api-promise.js';
 import { checkHistory } from '../core/conversation.js';
 import { InvalidParameterError } from '../core/errors.js';
+import { pickByIdOrName, type ResolveOptions, requireIdOrName } from '../core/names.js';
 import { requireId, requireString, withoutUndefined } from '../core/params.js';
 import { readAgentResponse, readJson } from '../core/read.js';
 import type { RequestOptions, Transport } from '../core/transport.js';
@@ -55,6 +56,18 @@ export class Agents {
         options,
       );
     });
+  }
+
+  /**
+   * The agent `idOrName` names: its id, or its exact name without regard to case, found with one
+   * `list()`. Rejects with UnknownNameError (naming the close matches) or AmbiguousNameError.
+   */
+  async resolve(idOrName: string, options?: ResolveOptions): Promise<{ agentId: string; name: string }> {
+    requireIdOrName('agent', idOrName);
+    const { within, ...request } = options ?? {};
+    const agents = (await this.list(request)).map((a) => ({ id: a.agentId, name: a.name }));
+    const { id, name } = pickByIdOrName('agent', idOrName, agents, within);
+    return { agentId: id, name };
   }
 
   /** The account's LLM configurations for agents: id to model name. */

@@ -3,6 +3,7 @@ import { type APIPromise, apiPromise } from '../core/api-promise.js';
 import { guardBody } from '../core/body.js';
 import { checkHistory } from '../core/conversation.js';
 import { InvalidParameterError } from '../core/errors.js';
+import { pickByIdOrName, type ResolveOptions, requireIdOrName } from '../core/names.js';
 import { optionalString, requireId, requireString, withoutUndefined } from '../core/params.js';
 import { readJson, readQueryResult } from '../core/read.js';
 import { type AnsweredQuestion, readAnsweredQuestion } from '../core/read-question.js';
@@ -81,6 +82,21 @@ export class Qna {
         options,
       );
     });
+  }
+
+  /**
+   * The QnA system `idOrName` names: its id, or its exact name without regard to case, found with
+   * one `list()`. Rejects with UnknownNameError (naming the close matches) or AmbiguousNameError.
+   */
+  async resolve(idOrName: string, options?: ResolveOptions): Promise<{ systemId: string; name: string }> {
+    requireIdOrName('QnA system', idOrName);
+    const { within, ...request } = options ?? {};
+    const systems = Object.entries(await this.list(request)).map(([id, name]) => ({
+      id,
+      name: String(name),
+    }));
+    const { id, name } = pickByIdOrName('QnA system', idOrName, systems, within);
+    return { systemId: id, name };
   }
 
   /** A system's details. */
