@@ -34,6 +34,11 @@ const byName: Record<string, [ExitCodeValue, string | undefined]> = {
     ExitCode.notFound,
     'List what exists with `dataworkz agents list` or `dataworkz qna systems`.',
   ],
+  UnknownNameError: [
+    ExitCode.notFound,
+    'List what exists with `dataworkz agents list` or `dataworkz qna systems`.',
+  ],
+  AmbiguousNameError: [ExitCode.usage, undefined],
   QueryFailedError: [ExitCode.failed, undefined],
   TaskFailedError: [ExitCode.failed, undefined],
   APIConnectionError: [

@@ -51,6 +51,9 @@ function oneOrBatch(text: string | undefined, options: { batch?: string }, what:
   }
 }
 
+const agentArgument = 'the agent: its id, or its exact name (any case; quote a name with spaces)';
+const systemArgument = 'the QnA system: its id, or its exact name (any case; quote a name with spaces)';
+
 /** Records what the command returned, for `main` to exit with. */
 export interface ProgramResult {
   exitCode: number | undefined;
@@ -71,7 +74,7 @@ export function buildProgram(result: ProgramResult): Command {
     .option('--no-color', 'plain text even on a terminal (NO_COLOR does the same)')
     .addHelpText(
       'after',
-      '\nCredentials come from DATAWORKZ_API_KEY (or DATAWORKZ_TOKEN), else from the profile\n(`dataworkz config set api-key` reads the key from standard input).\n\nExit codes: 0 ok, 1 error, 2 usage, 3 authentication, 4 not found, 5 failed query or task,\n6 network, 130 interrupted.',
+      '\nAgents and QnA systems are named by id or by exact name, in any case:\n  dataworkz qna answer "Customer Support Knowledge Base" "How do I return an item?"\n\nCredentials come from DATAWORKZ_API_KEY (or DATAWORKZ_TOKEN), else from the profile\n(`dataworkz config set api-key` reads the key from standard input).\n\nExit codes: 0 ok, 1 error, 2 usage (an ambiguous name too), 3 authentication, 4 not found\n(an unknown id or name too), 5 failed query or task, 6 network, 130 interrupted.',
     );
   const run =
     // A command resolves with nothing (exit 0) or with its exit code.
@@ -96,45 +99,45 @@ export function buildProgram(result: ProgramResult): Command {
   agentsCommand
     .command('card')
     .description("show an agent's A2A card")
-    .argument('<agentId>')
-    .action(run(async (ctx, agentId: string) => (await agents()).card(ctx, agentId)));
+    .argument('<agent>', agentArgument)
+    .action(run(async (ctx, agent: string) => (await agents()).card(ctx, agent)));
   batchOptions(
     agentsCommand
       .command('ask')
       .description('ask an agent over A2A: its steps live, then its answer')
-      .argument('<agentId>')
+      .argument('<agent>', agentArgument)
       .argument('[text]')
       .option('-c, --context <key=value>', 'a context value (repeatable; JSON values allowed)', collect)
       .option('--llm <llmId>', 'the LLM to run the agent with')
       .option('--properties <key=value>', 'an execution property (repeatable)', collect)
       .option('--continue', 'continue the last conversation with this agent (and answer its question)'),
   ).action(
-    run(async (ctx, agentId: string, text: string | undefined, options: AskOptions & BatchFlags) => {
+    run(async (ctx, agent: string, text: string | undefined, options: AskOptions & BatchFlags) => {
       oneOrBatch(text, options, 'text');
-      if (options.batch !== undefined) return (await batch()).askBatch(ctx, agentId, options);
-      return (await agents()).ask(ctx, agentId, text as string, options);
+      if (options.batch !== undefined) return (await batch()).askBatch(ctx, agent, options);
+      return (await agents()).ask(ctx, agent, text as string, options);
     }),
   );
   agentsCommand
     .command('chat')
     .description('chat with an agent: several turns, its questions answered at the prompt')
-    .argument('<agentId>')
+    .argument('<agent>', agentArgument)
     .option('-c, --context <key=value>', 'a context value for every turn (repeatable)', collect)
     .option('--llm <llmId>', 'the LLM to run the agent with')
     .action(
-      run(async (ctx, agentId: string, options: { context?: string[]; llm?: string }) =>
-        (await import('./commands/chat.js')).chat(ctx, agentId, options),
+      run(async (ctx, agent: string, options: { context?: string[]; llm?: string }) =>
+        (await import('./commands/chat.js')).chat(ctx, agent, options),
       ),
     );
   agentsCommand
     .command('respond')
     .description('ask an agent with the deprecated response call (prefer `agents ask`)')
-    .argument('<agentId>')
+    .argument('<agent>', agentArgument)
     .argument('<text>')
     .option('--llm <llmProviderId>', 'the LLM (default: the first the account lists)')
     .action(
-      run(async (ctx, agentId: string, text: string, options: { llm?: string }) =>
-        (await agents()).respond(ctx, agentId, text, options),
+      run(async (ctx, agent: string, text: string, options: { llm?: string }) =>
+        (await agents()).respond(ctx, agent, text, options),
       ),
     );
 
@@ -146,18 +149,18 @@ export function buildProgram(result: ProgramResult): Command {
   qnaCommand
     .command('get')
     .description("show a QnA system's details")
-    .argument('<systemId>')
-    .action(run(async (ctx, systemId: string) => (await qna()).get(ctx, systemId)));
+    .argument('<system>', systemArgument)
+    .action(run(async (ctx, system: string) => (await qna()).get(ctx, system)));
   qnaCommand
     .command('llms')
     .description('list the LLMs a QnA system answers with')
-    .argument('<systemId>')
-    .action(run(async (ctx, systemId: string) => (await qna()).llms(ctx, systemId)));
+    .argument('<system>', systemArgument)
+    .action(run(async (ctx, system: string) => (await qna()).llms(ctx, system)));
   qnaCommand
     .command('filters')
     .description('list the metadata fields a QnA system filters on')
-    .argument('<systemId>')
-    .action(run(async (ctx, systemId: string) => (await qna()).filters(ctx, systemId)));
+    .argument('<system>', systemArgument)
+    .action(run(async (ctx, system: string) => (await qna()).filters(ctx, system)));
   const retrieval = (command: Command) =>
     command
       .option(
@@ -173,15 +176,15 @@ export function buildProgram(result: ProgramResult): Command {
       qnaCommand
         .command('search')
         .description('search a QnA system: the matching passages, best first')
-        .argument('<systemId>')
+        .argument('<system>', systemArgument)
         .argument('[query]')
         .option('-n, --limit <count>', 'show at most this many passages', positiveInteger),
     ),
   ).action(
-    run(async (ctx, systemId: string, query: string | undefined, options: RetrievalOptions & BatchFlags) => {
+    run(async (ctx, system: string, query: string | undefined, options: RetrievalOptions & BatchFlags) => {
       oneOrBatch(query, options, 'query');
-      if (options.batch !== undefined) return (await batch()).searchBatch(ctx, systemId, options);
-      return (await qna()).search(ctx, systemId, query as string, options);
+      if (options.batch !== undefined) return (await batch()).searchBatch(ctx, system, options);
+      return (await qna()).search(ctx, system, query as string, options);
     }),
   );
   batchOptions(
@@ -189,27 +192,25 @@ export function buildProgram(result: ProgramResult): Command {
       qnaCommand
         .command('answer')
         .description('ask a QnA system: its answer, with the sources it cites')
-        .argument('<systemId>')
+        .argument('<system>', systemArgument)
         .argument('[question]'),
     ),
   ).action(
-    run(
-      async (ctx, systemId: string, question: string | undefined, options: RetrievalOptions & BatchFlags) => {
-        oneOrBatch(question, options, 'question');
-        if (options.batch !== undefined) return (await batch()).answerBatch(ctx, systemId, options);
-        return (await qna()).answer(ctx, systemId, question as string, options);
-      },
-    ),
+    run(async (ctx, system: string, question: string | undefined, options: RetrievalOptions & BatchFlags) => {
+      oneOrBatch(question, options, 'question');
+      if (options.batch !== undefined) return (await batch()).answerBatch(ctx, system, options);
+      return (await qna()).answer(ctx, system, question as string, options);
+    }),
   );
   qnaCommand
     .command('document')
     .description('download a document by its id or a result link')
-    .argument('<systemId>')
+    .argument('<system>', systemArgument)
     .argument('<document>', 'a document id, or the link of a search result')
     .option('-o, --output <file>', 'write to this file (default: standard output)')
     .action(
-      run(async (ctx, systemId: string, reference: string, options: { output?: string }) =>
-        (await qna()).document(ctx, systemId, reference, options),
+      run(async (ctx, system: string, reference: string, options: { output?: string }) =>
+        (await qna()).document(ctx, system, reference, options),
       ),
     );
 

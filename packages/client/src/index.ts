@@ -29,6 +29,13 @@ export {
   UnprocessableEntityError,
 } from './core/errors.js';
 export type { Logger, LogLevel } from './core/logger.js';
+export {
+  AmbiguousNameError,
+  type NamedEntry,
+  type NamedKind,
+  type ResolveOptions,
+  UnknownNameError,
+} from './core/names.js';
 export type { Fetch, RequestOptions } from './core/request-options.js';
 export type { TokenProvider } from './core/token-provider.js';
 export { type DocumentSource, documentIdOf } from './document-id.js';

@@ -3,7 +3,6 @@ import type { EmulatorOptions } from './options.js';
 import type { Emulator } from './server.js';
 
 export type { EmulatorControls } from './controls.js';
-export { seed } from './data/seed.js';
 export { EmbeddingError, type EmbedFunction } from './embedding/model.js';
 export type { CorsOptions } from './http/cors.js';
 export type { FaultRule } from './http/faults.js';
@@ -13,6 +12,7 @@ export { createEmulator, type InProcessEmulator, type InProcessOptions } from '.
 export type { EmulatorLimits } from './limits.js';
 export type { EmulatorLogger } from './logger.js';
 export type { EmulatorOptions } from './options.js';
+export { seed } from './seed.js';
 export type { Emulator } from './server.js';
 
 /**

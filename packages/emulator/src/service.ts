@@ -1,8 +1,7 @@
 import { providedValuesUri } from './a2a/provided-values.js';
 import { A2AServer } from './a2a/stream.js';
 import { getAgentCard, listAgentLlmProviders, listAgents, respondToAgent } from './agents/handlers.js';
-import type { Dataset } from './data/model.js';
-import { seededDataset } from './data/seed.js';
+import type { Dataset } from './dataset.js';
 import type { Answer } from './http/answer.js';
 import { Authenticator } from './http/auth.js';
 import type { ReceivedBody } from './http/body.js';
@@ -17,6 +16,7 @@ import { RateLimiter } from './http/rate-limit.js';
 import { RequestRecorder } from './http/recorder.js';
 import { Outlet, Reply } from './http/reply.js';
 import { lookupRoute, type OperationId } from './http/router.js';
+import { callAgentLegacy } from './legacy/call-agent.js';
 import { type Limits, resolveLimits } from './limits.js';
 import { type Log, toLog } from './logger.js';
 import { fromUtf8 } from './neutral/bytes.js';
@@ -36,6 +36,7 @@ import {
 } from './qna/handlers.js';
 import { getQnaQuestion, listQnaQuestionHistory } from './qna/history-handlers.js';
 import { QuestionHistory } from './qna/question-history.js';
+import { seededDataset } from './seed.js';
 import { ServiceState } from './state.js';
 
 /** One request as an adapter (node:http, or a Fetch API `Request`) hands it to the service. */
@@ -268,6 +269,7 @@ function operationsFor(
     answerQnaQuestionWithHistory: (ex) => answerQnaQuestionWithHistory(state, ex, questions, limits),
     listQnaQuestionHistory: (ex) => listQnaQuestionHistory(state, ex, questions),
     getQnaQuestion: (ex) => getQnaQuestion(state, ex, questions),
+    callAgentLegacy: (ex) => callAgentLegacy(state, ex, limits),
   };
 }
 

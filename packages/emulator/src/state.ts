@@ -1,8 +1,9 @@
 import type { AgentDefinition } from './agents/model.js';
 import { OrderBook } from './agents/order-book.js';
 import type { KnowledgeSource } from './agents/toolbox.js';
-import type { Dataset, QnaSystem } from './data/model.js';
+import type { QnaSystem } from './data/model.js';
 import { own } from './data/own.js';
+import type { Dataset } from './dataset.js';
 import type { EmbedFunction } from './embedding/model.js';
 import { wordVectorModel } from './embedding/word-average.js';
 import { HttpError } from './http/errors.js';

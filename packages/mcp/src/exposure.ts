@@ -6,7 +6,7 @@ export interface Exposure {
   agents?: readonly string[] | undefined;
 }
 
-/** Thrown when a call names a system or agent the server does not expose. */
+/** Thrown when a document resource names a system the server does not expose. */
 class NotExposedError extends Error {
   override readonly name = 'NotExposedError';
 }
@@ -26,13 +26,4 @@ export function requireSystem(exposure: Exposure, systemId: string): string {
     );
   }
   return systemId;
-}
-
-export function requireAgent(exposure: Exposure, agentId: string): string {
-  if (!agentExposed(exposure, agentId)) {
-    throw new NotExposedError(
-      `Agent ${agentId} is not exposed by this server; list_agents names those that are.`,
-    );
-  }
-  return agentId;
 }

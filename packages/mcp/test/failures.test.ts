@@ -106,14 +106,27 @@ describe('failures underneath', () => {
         name: 'search_qna_system',
         arguments: { systemId: supportKb, query: 'returns' },
       })) as CallToolResult;
+      // Looked up among the exposed systems only: the others are unknown, by id as by name.
       expect(search.isError).toBe(true);
-      expect(textOf(search)).toMatch(/not exposed by this server/);
+      expect(search.content).toEqual([
+        {
+          type: 'text',
+          text: `UnknownNameError: No QnA system has the id or name "${supportKb}". None has a close name.`,
+        },
+      ]);
       const ask = (await connection.client.callTool({
         name: 'ask_agent',
-        arguments: { agentId: orderStatus, text: 'Where is order 1001?' },
+        arguments: { agentId: 'order status assistant', text: 'Where is order 1001?' },
       })) as CallToolResult;
       expect(ask.isError).toBe(true);
-      expect(emu.requests).toHaveLength(0);
+      expect(ask.content).toEqual([
+        {
+          type: 'text',
+          text: 'UnknownNameError: No agent has the id or name "order status assistant". None has a close name.',
+        },
+      ]);
+      // Only the two lists: nothing was asked of a system or agent the server does not expose.
+      expect(emu.requests.map((r) => r.path)).toEqual(['/api/qna/v1/systems', '/api/agents/v1/']);
       const listed = (await connection.client.callTool({
         name: 'list_qna_systems',
         arguments: {},

@@ -181,11 +181,21 @@ describe.each([
   });
 
   it('reports a query the service could not run as a tool error with its status', async () => {
+    emu.faults.add({ route: 'searchQnaSystem', status: 404 });
+    const result = (await connection.client.callTool({
+      name: 'search_qna_system',
+      arguments: { systemId: supportKb, query: 'x' },
+    })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/NotFoundError \(HTTP 404\)/);
+  });
+
+  it('reports a system no id or name matches as a tool error, not a 404', async () => {
     const result = (await connection.client.callTool({
       name: 'search_qna_system',
       arguments: { systemId: 'no-such-system', query: 'x' },
     })) as CallToolResult;
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/NotFoundError \(HTTP 404\)/);
+    expect(textOf(result)).toMatch(/^UnknownNameError: No QnA system has the id or name "no-such-system"/);
   });
 });

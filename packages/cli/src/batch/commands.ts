@@ -34,10 +34,11 @@ const passage = (item: SearchResultItem) => ({
 
 export async function answerBatch(
   ctx: Context,
-  systemId: string,
+  system: string,
   options: RetrievalOptions & BatchOptions,
 ): Promise<number> {
   const { dw, limit } = await batchClient(ctx, options);
+  const { systemId } = await dw.qna.resolve(system);
   const retrieval = await retrievalOf(options);
   // Chosen once for the whole batch: every answer comes from the same LLM.
   const llm = await answeringLlm(dw, systemId, options.llm);
@@ -49,10 +50,11 @@ export async function answerBatch(
 
 export async function searchBatch(
   ctx: Context,
-  systemId: string,
+  system: string,
   options: RetrievalOptions & BatchOptions,
 ): Promise<number> {
   const { dw, limit } = await batchClient(ctx, options);
+  const { systemId } = await dw.qna.resolve(system);
   const retrieval = await retrievalOf(options);
   return runBatch(ctx, options, limit, async (question, signal) => {
     const result = await searchSystem(dw, systemId, question.text, retrieval, signal);
@@ -62,10 +64,11 @@ export async function searchBatch(
 
 export async function askBatch(
   ctx: Context,
-  agentId: string,
+  agent: string,
   options: BatchOptions & { context?: string[]; llm?: string; properties?: string[] },
 ): Promise<number> {
   const { dw, limit } = await batchClient(ctx, options);
+  const { agentId } = await dw.agents.resolve(agent);
   const { streamAgent } = await import('@dataworkz/a2a');
   const contextValues = keyValues(options.context, '--context') as Record<string, never> | undefined;
   const properties = keyValues(options.properties, '--properties') as Record<string, string> | undefined;

@@ -37,8 +37,9 @@ function interfacesOf(card: AgentCard): CardInterface[] {
   return [{ url: card.url, protocolVersion: card.protocolVersion, protocolBinding: card.preferredTransport }];
 }
 
-export async function card(ctx: Context, agentId: string): Promise<void> {
-  const agentCard = await (await ctx.client()).agents.card(agentId);
+export async function card(ctx: Context, agent: string): Promise<void> {
+  const dw = await ctx.client();
+  const agentCard = await dw.agents.card((await dw.agents.resolve(agent)).agentId);
   if (ctx.out.json) return ctx.out.printJson(agentCard);
   const { bold, dim } = ctx.out.colors;
   ctx.out.line(`${bold(agentCard.name)} ${dim(`v${agentCard.version}`)}`);
@@ -61,8 +62,9 @@ export interface AskOptions {
   continue?: boolean;
 }
 
-export async function ask(ctx: Context, agentId: string, text: string, options: AskOptions): Promise<void> {
+export async function ask(ctx: Context, agent: string, text: string, options: AskOptions): Promise<void> {
   const dw = await ctx.client();
+  const { agentId } = await dw.agents.resolve(agent);
   const { name: profile } = await ctx.profile();
   const previous = options.continue ? await lastConversation(profile, agentId) : undefined;
   if (options.continue && !previous) {
@@ -92,11 +94,12 @@ export async function ask(ctx: Context, agentId: string, text: string, options: 
 
 export async function respond(
   ctx: Context,
-  agentId: string,
+  agent: string,
   text: string,
   options: { llm?: string },
 ): Promise<void> {
   const dw = await ctx.client();
+  const { agentId } = await dw.agents.resolve(agent);
   let llmProviderId = options.llm;
   if (llmProviderId === undefined) {
     [llmProviderId] = Object.keys(await dw.agents.llmProviders());

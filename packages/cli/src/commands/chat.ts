@@ -11,10 +11,11 @@ import { runTurn } from './agent-turn.js';
  */
 export async function chat(
   ctx: Context,
-  agentId: string,
+  agent: string,
   options: { context?: string[]; llm?: string },
 ): Promise<number> {
   const dw = await ctx.client();
+  const { agentId, name } = await dw.agents.resolve(agent);
   const { bold, dim, cyan, yellow } = ctx.out.colors;
   const contextValues = keyValues(options.context, '--context') as Record<string, never> | undefined;
   const rl = createInterface({
@@ -33,7 +34,7 @@ export async function chat(
   rl.on('close', () => {
     closed = true;
   });
-  ctx.out.line(dim(`Chatting with ${agentId}. Ctrl-C stops an answer, Ctrl-D leaves.`));
+  ctx.out.line(dim(`Chatting with ${name}. Ctrl-C stops an answer, Ctrl-D leaves.`));
   while (!closed) {
     let text: string;
     try {

@@ -22,8 +22,9 @@ export async function systems(ctx: Context): Promise<void> {
   );
 }
 
-export async function get(ctx: Context, systemId: string): Promise<void> {
-  const details = await (await ctx.client()).qna.get(systemId);
+export async function get(ctx: Context, system: string): Promise<void> {
+  const dw = await ctx.client();
+  const details = await dw.qna.get((await dw.qna.resolve(system)).systemId);
   if (ctx.out.json) return ctx.out.printJson(details);
   const rows = Object.entries(details)
     .filter(([, value]) => value !== null && typeof value !== 'object')
@@ -31,8 +32,9 @@ export async function get(ctx: Context, systemId: string): Promise<void> {
   ctx.out.table(['FIELD', 'VALUE'], rows);
 }
 
-export async function llms(ctx: Context, systemId: string): Promise<void> {
-  const map = await (await ctx.client()).qna.llmProviders(systemId);
+export async function llms(ctx: Context, system: string): Promise<void> {
+  const dw = await ctx.client();
+  const map = await dw.qna.llmProviders((await dw.qna.resolve(system)).systemId);
   if (ctx.out.json) return ctx.out.printJson(map);
   ctx.out.table(
     ['ID', 'NAME'],
@@ -40,8 +42,9 @@ export async function llms(ctx: Context, systemId: string): Promise<void> {
   );
 }
 
-export async function filters(ctx: Context, systemId: string): Promise<void> {
-  const list = await (await ctx.client()).qna.filters(systemId);
+export async function filters(ctx: Context, system: string): Promise<void> {
+  const dw = await ctx.client();
+  const list = await dw.qna.filters((await dw.qna.resolve(system)).systemId);
   if (ctx.out.json) return ctx.out.printJson(list);
   ctx.out.table(
     ['NAME', 'TYPE', 'VALUES'],
@@ -127,11 +130,12 @@ export function answerQuestion(
 
 export async function search(
   ctx: Context,
-  systemId: string,
+  system: string,
   query: string,
   options: RetrievalOptions & { limit?: number },
 ): Promise<void> {
   const dw = await ctx.client();
+  const { systemId } = await dw.qna.resolve(system);
   const result = await searchSystem(dw, systemId, query, await retrievalOf(options));
   if (ctx.out.json) return ctx.out.printJson(result);
   const items = result.searchResultsList.slice(0, options.limit);
@@ -153,11 +157,12 @@ export async function answeringLlm(
 
 export async function answer(
   ctx: Context,
-  systemId: string,
+  system: string,
   question: string,
   options: RetrievalOptions,
 ): Promise<void> {
   const dw = await ctx.client();
+  const { systemId } = await dw.qna.resolve(system);
   const resolved = await retrievalOf(options);
   const llm = await answeringLlm(dw, systemId, options.llm);
   const result = await answerQuestion(dw, systemId, question, { ...resolved, llm });
@@ -172,11 +177,12 @@ export async function answer(
 
 export async function document(
   ctx: Context,
-  systemId: string,
+  system: string,
   reference: string,
   options: { output?: string },
 ): Promise<void> {
   const dw = await ctx.client();
+  const { systemId } = await dw.qna.resolve(system);
   const { documentIdOf } = await import('@dataworkz/client');
   // A result's link names the document; an id is taken as it is.
   const documentId = /^https?:\/\//.test(reference) ? documentIdOf({ link: reference }) : reference;

@@ -1,5 +1,6 @@
 import type { APIPromise } from '../core/api-promise.js';
 import { InvalidParameterError } from '../core/errors.js';
+import { pickByIdOrName, type ResolveOptions, requireIdOrName } from '../core/names.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { checkHistory } from '../internal/conversation.js';
 import { requireId, requireString, withoutUndefined } from '../internal/params.js';
@@ -44,6 +45,18 @@ export class Agents extends APIResource {
       () => ({ method: 'GET', path: '/api/agents/v1/' }),
       readJson<AgentListItem[]>,
     );
+  }
+
+  /**
+   * The agent `idOrName` names: its id, or its exact name without regard to case, found with one
+   * `list()`. Rejects with UnknownNameError (naming the close matches) or AmbiguousNameError.
+   */
+  async resolve(idOrName: string, options?: ResolveOptions): Promise<{ agentId: string; name: string }> {
+    requireIdOrName('agent', idOrName);
+    const { within, ...request } = options ?? {};
+    const agents = (await this.list(request)).map((a) => ({ id: a.agentId, name: a.name }));
+    const { id, name } = pickByIdOrName('agent', idOrName, agents, within);
+    return { agentId: id, name };
   }
 
   /** The account's LLM configurations for agents: id to model name. */

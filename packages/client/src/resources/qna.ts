@@ -1,5 +1,6 @@
 import type { APIPromise } from '../core/api-promise.js';
 import { InvalidParameterError } from '../core/errors.js';
+import { pickByIdOrName, type ResolveOptions, requireIdOrName } from '../core/names.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { type DocumentSource, documentIdOf } from '../document-id.js';
 import { FilterExpression } from '../filter.js';
@@ -70,6 +71,21 @@ export class Qna extends APIResource {
       () => ({ method: 'GET', path: '/api/qna/v1/systems' }),
       readJson<QnaSystemMap>,
     );
+  }
+
+  /**
+   * The QnA system `idOrName` names: its id, or its exact name without regard to case, found with
+   * one `list()`. Rejects with UnknownNameError (naming the close matches) or AmbiguousNameError.
+   */
+  async resolve(idOrName: string, options?: ResolveOptions): Promise<{ systemId: string; name: string }> {
+    requireIdOrName('QnA system', idOrName);
+    const { within, ...request } = options ?? {};
+    const systems = Object.entries(await this.list(request)).map(([id, name]) => ({
+      id,
+      name: String(name),
+    }));
+    const { id, name } = pickByIdOrName('QnA system', idOrName, systems, within);
+    return { systemId: id, name };
   }
 
   /** A system's details. */

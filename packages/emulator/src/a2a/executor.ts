@@ -1,7 +1,8 @@
 import type { Message, Task, TaskArtifactUpdateEvent, TaskState, TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext, User } from '@a2a-js/sdk/server';
 import { runAgent } from '../agents/engine.js';
-import { type AgentDefinition, AgentRunError, type AgentStep } from '../agents/model.js';
+import { type AgentDefinition, AgentRunError } from '../agents/model.js';
+import type { AgentStep } from '../agents/step.js';
 import type { ToolSources } from '../agents/toolbox.js';
 import type { Log } from '../logger.js';
 import { randomUUID } from '../neutral/crypto.js';

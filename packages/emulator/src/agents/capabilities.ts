@@ -18,18 +18,27 @@ export function isSmallTalk(text: string): boolean {
   return rest !== text && smallTalk.test(rest);
 }
 
-const joinOffers = (offers: string[]) =>
-  offers.length > 1 ? `${offers.slice(0, -1).join(', ')} and ${offers.at(-1)}` : (offers[0] ?? '');
+const listed = (items: string[], last: 'and' | 'or') =>
+  items.length > 1 ? `${items.slice(0, -1).join(', ')} ${last} ${items.at(-1)}` : (items[0] ?? '');
+
+/** How an agent starts its answer to text outside its scenarios: a greeting, thanks, or that it cannot help. */
+function openerFor(agent: AgentDefinition, text: string): string {
+  if (thanks.test(text)) return `You're welcome! I'm the ${agent.name}.`;
+  if (greeting.test(text) || askingAboutAgent.test(text)) return `Hello! I'm the ${agent.name}.`;
+  return `Sorry, I can't help with that. I'm the ${agent.name}.`;
+}
+
+/** What an agent that asks back says to text outside its scenarios: which of them is meant. */
+export function scenarioQuestion(agent: AgentDefinition, text: string): string {
+  const names = agent.scenarios.map((s) => s.name.toLowerCase());
+  return `${openerFor(agent, text)} Which of these do you need: ${listed(names, 'or')}?`;
+}
 
 /** What an LLM agent says to text outside its scenarios: who it is and what it can do, with an example. */
 export function capabilityAnswer(agent: AgentDefinition, text: string): string {
-  const opener = thanks.test(text)
-    ? `You're welcome! I'm the ${agent.name}.`
-    : greeting.test(text) || askingAboutAgent.test(text)
-      ? `Hello! I'm the ${agent.name}.`
-      : `Sorry, I can't help with that. I'm the ${agent.name}.`;
   const example = agent.scenarios.find((s) => s.examples.length > 0)?.examples[0];
-  return `${opener} I can ${joinOffers(agent.scenarios.map((s) => s.offer))}.${
-    example ? ` For example, ask: "${example}"` : ''
-  }`;
+  return `${openerFor(agent, text)} I can ${listed(
+    agent.scenarios.map((s) => s.offer),
+    'and',
+  )}.${example ? ` For example, ask: "${example}"` : ''}`;
 }

@@ -1,18 +1,18 @@
 import { randomUUID } from '../neutral/crypto.js';
-import { capabilityAnswer, isSmallTalk } from './capabilities.js';
+import { capabilityAnswer, isSmallTalk, scenarioQuestion } from './capabilities.js';
 import { decisionIn, inputOptions, readReply } from './hitl.js';
 import {
   type AgentDefinition,
   type AgentInput,
   type AgentOutcome,
   AgentRunError,
-  type AgentStep,
   type HitlRequest,
   type PendingQuestion,
   type Scenario,
   type ScenarioResult,
   type Turn,
 } from './model.js';
+import type { AgentStep } from './step.js';
 import { Toolbox, type ToolSources } from './toolbox.js';
 
 function score(scenario: Scenario, text: string): number {
@@ -117,8 +117,35 @@ export async function runAgent(
   const asked = pending && agent.scenarios.find((s) => s.name === pending.scenario);
   // A reply that plainly asks something else moves on, as a person would; an approval waits for its answer.
   const switched = asked && !pending.request.type.startsWith('APPROVAL') ? bestMatch(agent, text) : undefined;
+  // The agent's own "which of these?" was asked by no scenario: a reply may name one of them.
+  const clarifying = pending?.scenario === '' ? pending : undefined;
+  const chosen = clarifying && agent.scenarios.find((s) => s.name.toLowerCase() === text.toLowerCase());
   const scenario =
-    switched ?? asked ?? (isSmallTalk(text) ? undefined : selectScenario(agent, text, input.history));
+    chosen ??
+    switched ??
+    asked ??
+    (isSmallTalk(text) ? undefined : selectScenario(agent, text, input.history));
+  if (!scenario && clarifying)
+    return askAgain(clarifying, "I still can't tell which of these you need.", text);
+  if (!scenario && agent.asksWhenUnmatched && !isSmallTalk(text)) {
+    await report({ type: 'COMPOSING', message: `Composing a question with ${input.llm.model}` });
+    const answer = personalise(scenarioQuestion(agent, text), input.contextValues);
+    const ask = {
+      type: 'CLARIFICATION_REQUIRED',
+      field: 'scenario',
+      options: agent.scenarios.map((s) => s.name),
+    } as const;
+    return {
+      state: 'input-required',
+      answer,
+      ask,
+      scenario: '',
+      heard: text,
+      hitlRequests: [hitlRequestOf({ state: 'input-required', answer, ask })],
+      queryPlan: 'no scenario matches; ask which one',
+      steps,
+    };
+  }
   if (!scenario) {
     await report({ type: 'COMPOSING', message: `Composing the answer with ${input.llm.model}` });
     return {

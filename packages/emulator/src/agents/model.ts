@@ -1,4 +1,5 @@
 import type { AgentProfile } from '../data/model.js';
+import type { AgentStep } from './step.js';
 import type { Toolbox } from './toolbox.js';
 
 /** One turn of the conversation so far. */
@@ -64,14 +65,6 @@ export interface PendingQuestion {
 /** What a scenario asks for; the engine gives it a requestId, the question text and default options. */
 type HitlAsk = Omit<HitlRequest, 'requestId' | 'message' | 'options'> & { options?: string[] };
 
-/** One real step of a run, reported as it happens (the stream sends each as a task update). */
-export interface AgentStep {
-  type: 'SCENARIO_SELECTED' | 'TOOL_CALL' | 'COMPOSING';
-  message: string;
-  scenario?: string;
-  tool?: string;
-}
-
 export interface ScenarioResult {
   /** `input-required` when the agent needs the caller to say more (e.g. which order). */
   state: 'completed' | 'input-required';
@@ -96,6 +89,11 @@ export interface Scenario {
 
 export interface AgentDefinition extends AgentProfile {
   scenarios: Scenario[];
+  /**
+   * Text outside every scenario (small talk aside) gets a question back instead of the capability
+   * answer: which scenario is meant, with the task kept open until a reply names one.
+   */
+  asksWhenUnmatched?: boolean;
 }
 
 export interface AgentOutcome extends ScenarioResult {

@@ -113,6 +113,7 @@ export const orderStatusAgent: AgentDefinition = {
   llms: { [orderStatusLlmId]: 'gpt-4o-mini' },
   llmId: orderStatusLlmId,
   structuredResponse: true,
+  asksWhenUnmatched: true,
   scenarios: [
     {
       id: 'order-status',

@@ -3,8 +3,8 @@ import type { QnaSystem } from '../data/model.js';
 import { sha1Hex } from '../neutral/crypto.js';
 import type { FilterExpression } from '../qna/filter.js';
 import type { Hit, Retriever } from '../qna/retriever.js';
-import type { AgentStep } from './model.js';
 import type { OrderBook } from './order-book.js';
+import type { AgentStep } from './step.js';
 
 export interface KnowledgeSource {
   system: QnaSystem;

@@ -1,5 +1,3 @@
-import type { AgentDefinition } from '../agents/model.js';
-
 /** How a document is stored; decides its bytes, content type and the search result `type`. */
 export type DocumentFormat = 'pdf' | 'docx' | 'txt' | 'md' | 'html';
 
@@ -61,11 +59,4 @@ export interface AgentProfile {
   llmId?: string;
   /** Whether a structured response is configured. */
   structuredResponse: boolean;
-}
-
-/** Everything the emulator serves. */
-export interface Dataset {
-  account: Account;
-  agents: AgentDefinition[];
-  systems: QnaSystem[];
 }

@@ -17,7 +17,8 @@ export type OperationId =
   | 'searchQnaSystemWithHistory'
   | 'answerQnaQuestionWithHistory'
   | 'listQnaQuestionHistory'
-  | 'getQnaQuestion';
+  | 'getQnaQuestion'
+  | 'callAgentLegacy';
 
 interface RouteSpec {
   method: 'GET' | 'POST';
@@ -69,9 +70,15 @@ const routes: RouteSpec[] = [
     path: '/api/qna/v1/systems/{systemId}/questions/{questionId}',
     operationId: 'getQnaQuestion',
   },
+  // Legacy, outside the spec: the agent call the vendor's first demos make, served for them alone.
+  {
+    method: 'POST',
+    path: '/api/qna/v1/systems/{systemId}/call-agent',
+    operationId: 'callAgentLegacy',
+  },
 ];
 
-/** Every operationId: the contract's 13, then those beyond it. */
+/** Every operationId: the contract's 13, then those beyond it, then the legacy one. */
 export const operationIds: readonly OperationId[] = routes.map((r) => r.operationId);
 
 const knownIds = new Set<string>(operationIds);

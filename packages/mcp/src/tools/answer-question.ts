@@ -1,13 +1,16 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ToolContext } from '../context.js';
-import { requireSystem } from '../exposure.js';
 import { filterExpression, filtersSchema } from '../filters.js';
+import { systemIdOf } from '../names.js';
 import { asTool, structured } from '../tool-error.js';
 import { passageSchema, resourceLinks, toPassage } from './passages.js';
 
 const inputSchema = {
-  systemId: z.string().min(1).describe('The QnA system to ask (an id from list_qna_systems).'),
+  systemId: z
+    .string()
+    .min(1)
+    .describe('The QnA system to ask: its id or its exact name (any case), as list_qna_systems gives them.'),
   question: z.string().min(1).describe('The question, in natural language.'),
   filters: filtersSchema.optional(),
   llmProviderId: z
@@ -27,7 +30,8 @@ const outputSchema = {
     .describe('The passages the answer was written from, in order.'),
 };
 
-export function registerAnswerQuestion(server: McpServer, { dw, exposure }: ToolContext): void {
+export function registerAnswerQuestion(server: McpServer, context: ToolContext): void {
+  const { dw } = context;
   server.registerTool(
     'answer_question',
     {
@@ -40,9 +44,9 @@ export function registerAnswerQuestion(server: McpServer, { dw, exposure }: Tool
       outputSchema,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
-    ({ systemId, question, filters, llmProviderId }, extra) =>
+    ({ systemId: given, question, filters, llmProviderId }, extra) =>
       asTool(dw, async () => {
-        requireSystem(exposure, systemId);
+        const systemId = await systemIdOf(context, given, extra.signal);
         const options = { signal: extra.signal };
         const llm = llmProviderId ?? Object.keys(await dw.qna.llmProviders(systemId, options))[0];
         if (llm === undefined)

@@ -2,11 +2,14 @@ import { type AgentEvent, streamAgent } from '@dataworkz/a2a';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ToolContext } from '../context.js';
-import { requireAgent } from '../exposure.js';
+import { agentIdOf } from '../names.js';
 import { asTool, structured } from '../tool-error.js';
 
 const inputSchema = {
-  agentId: z.string().min(1).describe('The agent to ask (an id from list_agents).'),
+  agentId: z
+    .string()
+    .min(1)
+    .describe('The agent to ask: its id or its exact name (any case), as list_agents gives them.'),
   text: z.string().min(1).describe('The message to the agent: a request, or the reply to its question.'),
   contextId: z
     .string()
@@ -39,7 +42,8 @@ const outputSchema = {
   steps: z.number().int().describe('How many steps the agent reported while it worked.'),
 };
 
-export function registerAskAgent(server: McpServer, { dw, exposure }: ToolContext): void {
+export function registerAskAgent(server: McpServer, context: ToolContext): void {
+  const { dw } = context;
   server.registerTool(
     'ask_agent',
     {
@@ -53,9 +57,9 @@ export function registerAskAgent(server: McpServer, { dw, exposure }: ToolContex
       outputSchema,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
-    ({ agentId, text, contextId, taskId, llmId }, extra) =>
+    ({ agentId: given, text, contextId, taskId, llmId }, extra) =>
       asTool(dw, async () => {
-        requireAgent(exposure, agentId);
+        const agentId = await agentIdOf(context, given, extra.signal);
         const run = streamAgent(dw, agentId, { text, contextId, taskId, llmId, signal: extra.signal });
         const progressToken = extra._meta?.progressToken;
         let steps = 0;

@@ -3,10 +3,14 @@ import { z } from 'zod';
 import type { ToolContext } from '../context.js';
 import { documentUri } from '../document-uri.js';
 import { readDocument } from '../documents.js';
+import { systemIdOf } from '../names.js';
 import { asTool, structured } from '../tool-error.js';
 
 const inputSchema = {
-  systemId: z.string().min(1).describe('The QnA system the document belongs to.'),
+  systemId: z
+    .string()
+    .min(1)
+    .describe('The QnA system the document belongs to: its id or its exact name (any case).'),
   documentId: z.string().min(1).describe('The documentId of a passage or citation.'),
 };
 
@@ -31,8 +35,9 @@ export function registerReadDocument(server: McpServer, context: ToolContext): v
       outputSchema,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
-    ({ systemId, documentId }, extra) =>
+    ({ systemId: given, documentId }, extra) =>
       asTool(context.dw, async () => {
+        const systemId = await systemIdOf(context, given, extra.signal);
         const uri = documentUri(systemId, documentId);
         const data = await readDocument(context, systemId, documentId, extra.signal, 'skip');
         if (data.text !== undefined) {

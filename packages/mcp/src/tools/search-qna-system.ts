@@ -1,13 +1,18 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ToolContext } from '../context.js';
-import { requireSystem } from '../exposure.js';
 import { filterExpression, filtersSchema } from '../filters.js';
+import { systemIdOf } from '../names.js';
 import { asTool, structured } from '../tool-error.js';
 import { passageSchema, resourceLinks, toPassage } from './passages.js';
 
 const inputSchema = {
-  systemId: z.string().min(1).describe('The QnA system to search (an id from list_qna_systems).'),
+  systemId: z
+    .string()
+    .min(1)
+    .describe(
+      'The QnA system to search: its id or its exact name (any case), as list_qna_systems gives them.',
+    ),
   query: z.string().min(1).describe('What to search for, in natural language or keywords.'),
   filters: filtersSchema.optional(),
   maxResults: z.number().int().min(1).max(100).optional().describe('Return at most this many passages.'),
@@ -21,7 +26,8 @@ const outputSchema = {
   passages: z.array(passageSchema),
 };
 
-export function registerSearchQnaSystem(server: McpServer, { dw, exposure }: ToolContext): void {
+export function registerSearchQnaSystem(server: McpServer, context: ToolContext): void {
+  const { dw } = context;
   server.registerTool(
     'search_qna_system',
     {
@@ -35,9 +41,9 @@ export function registerSearchQnaSystem(server: McpServer, { dw, exposure }: Too
       outputSchema,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
-    ({ systemId, query, filters, maxResults }, extra) =>
+    ({ systemId: given, query, filters, maxResults }, extra) =>
       asTool(dw, async () => {
-        requireSystem(exposure, systemId);
+        const systemId = await systemIdOf(context, given, extra.signal);
         const result = await dw.qna.search(
           systemId,
           { query, filter: filterExpression(filters) },

@@ -1,14 +1,10 @@
-import { orderStatusAgent, orderStatusAgentId, orderStatusLlmId } from '../agents/order-status.js';
-import { policyHelperAgent, policyHelperAgentId } from '../agents/policy-helper.js';
-import {
-  productAdvisorAgent,
-  productAdvisorAgentId,
-  productAdvisorLlmId,
-} from '../agents/product-advisor.js';
-import { stableId } from './ids.js';
-import type { Dataset } from './model.js';
-import { productDocsSystem, productDocsSystemId } from './product-docs.js';
-import { supportDocumentId, supportKbSystem, supportKbSystemId } from './support-kb.js';
+import { orderStatusAgent, orderStatusAgentId, orderStatusLlmId } from './agents/order-status.js';
+import { policyHelperAgent, policyHelperAgentId } from './agents/policy-helper.js';
+import { productAdvisorAgent, productAdvisorAgentId, productAdvisorLlmId } from './agents/product-advisor.js';
+import { stableId } from './data/ids.js';
+import { productDocsSystem, productDocsSystemId } from './data/product-docs.js';
+import { supportDocumentId, supportKbSystem, supportKbSystemId } from './data/support-kb.js';
+import type { Dataset } from './dataset.js';
 
 const accountDefaultLlmId = stableId('llms/account/default');
 const accountAlternateLlmId = stableId('llms/account/alternate');

@@ -1,0 +1,140 @@
+import { requireId } from '../internal/params.js';
+import { DataworkzError } from './errors.js';
+import type { RequestOptions } from './request-options.js';
+
+/** A QnA system or an agent as the list endpoints name it. */
+export interface NamedEntry {
+  id: string;
+  name: string;
+}
+
+/** What a name was looked up among. */
+export type NamedKind = 'QnA system' | 'agent';
+
+/** Options of `qna.resolve()` and `agents.resolve()`. */
+export interface ResolveOptions extends RequestOptions {
+  /** Ids to look among; the others count as absent (e.g. a server that exposes only some). */
+  within?: readonly string[] | undefined;
+}
+
+/** How many close matches an unknown name lists, at most. */
+const MAX_CLOSE_MATCHES = 5;
+
+const quoteEach = (entries: readonly NamedEntry[]) =>
+  entries.map((e) => `"${e.name}" (id ${e.id})`).join(', ');
+
+/** No QnA system or agent has the given id or name (compared without case); `closeMatches` are the near ones. */
+export class UnknownNameError extends DataworkzError {
+  override name = 'UnknownNameError';
+  readonly kind: NamedKind;
+  readonly given: string;
+  /** Names within a few edits of the given one, or holding it, nearest first. */
+  readonly closeMatches: readonly NamedEntry[];
+
+  constructor(kind: NamedKind, given: string, closeMatches: readonly NamedEntry[]) {
+    super(
+      `No ${kind} has the id or name "${given}". ${
+        closeMatches.length > 0 ? `Close matches: ${quoteEach(closeMatches)}.` : 'None has a close name.'
+      }`,
+    );
+    this.kind = kind;
+    this.given = given;
+    this.closeMatches = closeMatches;
+  }
+}
+
+/** Several QnA systems or agents have the given name (compared without case): the id tells them apart. */
+export class AmbiguousNameError extends DataworkzError {
+  override name = 'AmbiguousNameError';
+  readonly kind: NamedKind;
+  readonly given: string;
+  readonly matches: readonly NamedEntry[];
+
+  constructor(kind: NamedKind, given: string, matches: readonly NamedEntry[]) {
+    super(`"${given}" names ${matches.length} ${kind}s: ${quoteEach(matches)}. Give the id instead.`);
+    this.kind = kind;
+    this.given = given;
+    this.matches = matches;
+  }
+}
+
+// Written out rather than a dependency: the client stays at one runtime dependency for browser bundles.
+/** Levenshtein distance (insertions, deletions, substitutions), one row at a time. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution);
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+const wordsOf = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 1);
+
+/** Whether a typed word stands for a word of a name: its start, or a typo of it (one edit from 4 letters, two from 7). */
+function wordMatches(typed: string, word: string): boolean {
+  if (typed.length >= 3 && word.startsWith(typed)) return true;
+  const allowed = typed.length >= 7 ? 2 : typed.length >= 4 ? 1 : 0;
+  return (
+    allowed > 0 && Math.abs(typed.length - word.length) <= allowed && editDistance(typed, word) <= allowed
+  );
+}
+
+/**
+ * How close a name is to what was typed, 0 when not close: the share of the typed words that stand
+ * for a word of the name, or 1 for a name a few edits from the whole text (a third of its length).
+ */
+function closeness(given: string, name: string): number {
+  const typed = given.toLowerCase();
+  const whole = name.toLowerCase();
+  if (editDistance(typed, whole) <= Math.max(2, Math.floor(typed.length / 3))) return 1;
+  const typedWords = wordsOf(typed);
+  const nameWords = wordsOf(whole);
+  if (typedWords.length === 0) return 0;
+  const matched = typedWords.filter((t) => nameWords.some((w) => wordMatches(t, w))).length;
+  return matched / typedWords.length >= 0.5 ? matched / typedWords.length : 0;
+}
+
+/** The entries whose names are close to `given`, closest first. */
+function closeMatchesOf(given: string, entries: readonly NamedEntry[]): NamedEntry[] {
+  return entries
+    .map((entry) => ({ entry, score: closeness(given, entry.name) }))
+    .filter((c) => c.score > 0)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, MAX_CLOSE_MATCHES)
+    .map((c) => c.entry);
+}
+
+/** Checks the argument before anything is sent: a non-empty string. */
+export const requireIdOrName = (kind: NamedKind, given: unknown): string =>
+  requireId(kind === 'agent' ? 'agentId' : 'systemId', given);
+
+/**
+ * The entry `given` names: the one with that id, else the one whose name equals it without regard
+ * to case. Throws UnknownNameError (with the close matches) or AmbiguousNameError.
+ */
+export function pickByIdOrName(
+  kind: NamedKind,
+  given: string,
+  entries: readonly NamedEntry[],
+  within?: readonly string[],
+): NamedEntry {
+  const wanted = requireIdOrName(kind, given);
+  if (within) entries = entries.filter((e) => within.includes(e.id));
+  const byId = entries.find((e) => e.id === wanted);
+  if (byId) return byId;
+  const lower = wanted.trim().toLowerCase();
+  const named = entries.filter((e) => e.name.trim().toLowerCase() === lower);
+  const [only] = named;
+  if (only && named.length === 1) return only;
+  if (named.length > 1) throw new AmbiguousNameError(kind, wanted, named);
+  throw new UnknownNameError(kind, wanted, closeMatchesOf(wanted.trim(), entries));
+}
