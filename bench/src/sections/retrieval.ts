@@ -118,6 +118,7 @@ export async function measureRetrieval(request: RetrievalRequest): Promise<Secti
       subject: subject.name,
       unit: 'ms',
       samples: [performance.now() - started],
+      goals: [{ kind: 'max', value: 1500 }],
     });
   } finally {
     await emulator.close();
