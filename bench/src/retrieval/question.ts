@@ -13,7 +13,7 @@ export interface EvaluationQuestion {
   readonly relevant: readonly { readonly title: string; readonly text?: string }[];
 }
 
-export type QuestionKind =
+type QuestionKind =
   /** Other words for the same things ("money back" for refund). */
   | 'synonym'
   /** The situation described, not the subject named ("the box came crushed"). */
