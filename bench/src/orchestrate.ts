@@ -230,7 +230,8 @@ async function inChild(
   return value as SectionResult;
 }
 
-async function withServer<T>(
+/** Runs `use` with a server of `kind` started on the runtime's Node in its own process. */
+export async function withServer<T>(
   runtime: Runtime,
   kind: ServerKind,
   use: (server: ServerInfo) => Promise<T>,

@@ -6,6 +6,7 @@ import type { ClientCpuRequest } from './sections/client-cpu.js';
 import type { EmulatorLoadRequest } from './sections/emulator-load.js';
 import type { McpCallsRequest } from './sections/mcp.js';
 import type { MemoryCallsRequest, MemoryStreamRequest } from './sections/memory.js';
+import type { ProfileCallsRequest } from './sections/profile-calls.js';
 import type { RetrievalRequest } from './sections/retrieval.js';
 import type { StreamingRequest } from './sections/streaming.js';
 
@@ -18,7 +19,8 @@ export type SectionRequest =
   | ({ readonly section: 'memory-stream' } & MemoryStreamRequest)
   | ({ readonly section: 'emulator-load' } & EmulatorLoadRequest)
   | ({ readonly section: 'retrieval' } & RetrievalRequest)
-  | ({ readonly section: 'mcp-calls' } & McpCallsRequest);
+  | ({ readonly section: 'mcp-calls' } & McpCallsRequest)
+  | ({ readonly section: 'profile-calls' } & ProfileCallsRequest);
 
 // Each section is imported only when asked for, so a process loads nothing it does not measure (and
 // a CPU profile of it shows no start-up of modules it never uses).
@@ -46,5 +48,7 @@ answerParent(async (message) => {
       return (await import('./sections/retrieval.js')).measureRetrieval(request);
     case 'mcp-calls':
       return (await import('./sections/mcp.js')).measureMcpCalls(request);
+    case 'profile-calls':
+      return (await import('./sections/profile-calls.js')).profileCalls(request);
   }
 });
