@@ -28,10 +28,13 @@ describe('the call sections against the emulator', () => {
     const { measurements } = await measureCalls({ target: target(), blockCalls: 5, inFlight: 1, rounds: 3 });
     const figures = rowsOf(measurements, /: time per call$/);
     expect([...figures.keys()]).toEqual(['raw fetch', 'openapi-fetch alone', '@dataworkz/client']);
-    const ratios = rowsOf(measurements, /ratio per round/);
+    const ratios = rowsOf(measurements, /^time per call, ratio per round$/);
     const client = figures.get('@dataworkz/client') ?? [];
     const raw = figures.get('raw fetch') ?? [];
     expect(ratios.get('@dataworkz/client ÷ raw fetch')).toEqual(client.map((c, i) => c / (raw[i] as number)));
+    const cpu = rowsOf(measurements, /calling process's CPU time per call$/);
+    expect([...cpu.keys()]).toEqual(['raw fetch', 'openapi-fetch alone', '@dataworkz/client']);
+    for (const samples of cpu.values()) for (const us of samples) expect(us).toBeGreaterThan(0);
     const goals = measurements.filter((m) => m.goals).map((m) => [m.subject, m.goals]);
     expect(goals).toEqual([
       ['@dataworkz/client ÷ raw fetch', [{ kind: 'max', value: 1.03 }]],

@@ -23,10 +23,17 @@ export async function measureCalls(request: CallsRequest): Promise<SectionResult
   // Unrecorded warm-up: connections open, code optimised, for every subject alike.
   for (const call of subjects.values()) await callMany(call, Math.min(blockCalls * 2, 1_000), inFlight);
 
-  const times = await interleavedRounds(names, rounds, async (name) => {
+  // The calling process's CPU time per subject and round, beside the wall time.
+  const cpuUs = new Map(names.map((name) => [name, new Array<number>(rounds).fill(0)]));
+  const times = await interleavedRounds(names, rounds, async (name, round) => {
+    const cpuBefore = process.cpuUsage();
     const started = performance.now();
     await callMany(subjects.get(name) as () => Promise<unknown>, blockCalls, inFlight);
-    return performance.now() - started;
+    const ms = performance.now() - started;
+    const { user, system } = process.cpuUsage(cpuBefore);
+    const spent = cpuUs.get(name) as number[];
+    spent[round] = (spent[round] ?? 0) + user + system;
+    return ms;
   });
   const sequential = inFlight === 1;
   const callsPerRound = blockCalls * 2;
@@ -65,5 +72,23 @@ export async function measureCalls(request: CallsRequest): Promise<SectionResult
         { subject: openapiFetchName, baseline: fetchName },
       ];
   const ratios = ratioRows(section, `${figure}, ratio per round`, perRound, pairings);
-  return { measurements: [...rows, ...ratios], notes: [] };
+  // The CPU the calling process spends per call: what the subject costs, whatever else runs on the
+  // machine (a descheduled block's wait is not in it). Not the goal's figure: the server's share and
+  // the wait for the answer are left out.
+  const cpuPerCall = new Map([...cpuUs].map(([name, us]) => [name, us.map((u) => u / callsPerRound)]));
+  const cpuMetric = `${block}: calling process's CPU time per call`;
+  const cpuRows: Measurement[] = names.map((name) => ({
+    section,
+    metric: cpuMetric,
+    subject: name,
+    unit: 'µs',
+    samples: cpuPerCall.get(name) ?? [],
+  }));
+  const cpuRatios = ratioRows(
+    section,
+    "calling process's CPU time per call, ratio per round",
+    cpuPerCall,
+    pairings.map(({ subject, baseline }) => ({ subject, baseline })),
+  );
+  return { measurements: [...rows, ...ratios, ...cpuRows, ...cpuRatios], notes: [] };
 }

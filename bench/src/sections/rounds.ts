@@ -13,19 +13,19 @@ export function blockOrder<T>(subjects: readonly T[], round: number): T[] {
 
 /**
  * Runs `rounds` rounds of short interleaved blocks (see blockOrder) and returns, per subject, the
- * milliseconds its two blocks took in each round. `runBlock` runs one block of one subject and
- * resolves with its duration in ms.
+ * milliseconds its two blocks took in each round. `runBlock` runs one block of one subject in the
+ * given round and resolves with its duration in ms.
  */
 export async function interleavedRounds(
   subjects: readonly string[],
   rounds: number,
-  runBlock: (subject: string) => Promise<number>,
+  runBlock: (subject: string, round: number) => Promise<number>,
 ): Promise<Map<string, number[]>> {
   const times = new Map<string, number[]>(subjects.map((s) => [s, []]));
   for (let round = 0; round < rounds; round++) {
     const spent = new Map<string, number>(subjects.map((s) => [s, 0]));
     for (const subject of blockOrder(subjects, round)) {
-      spent.set(subject, (spent.get(subject) ?? 0) + (await runBlock(subject)));
+      spent.set(subject, (spent.get(subject) ?? 0) + (await runBlock(subject, round)));
     }
     for (const subject of subjects) times.get(subject)?.push(spent.get(subject) ?? 0);
   }
