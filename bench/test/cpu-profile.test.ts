@@ -14,6 +14,7 @@ describe('groupOf', () => {
   it('tells the packages of a call apart by script URL', () => {
     expect(groupOf('node:internal/deps/undici/undici', 'fetch')).toBe('undici');
     expect(groupOf('node:internal/abort_controller', 'createAbortSignal')).toBe('node internals');
+    expect(groupOf('wasm://wasm/0002f80e', 'wasm-function[20]')).toBe('undici (llhttp, WebAssembly)');
     expect(
       groupOf(
         'file:///r/node_modules/.pnpm/openapi-fetch@0.17.0/node_modules/openapi-fetch/dist/index.mjs',

@@ -45,6 +45,8 @@ export function groupOf(url: string, functionName: string): string {
     return 'native (V8 built-ins, Node bindings)';
   }
   if (url.includes('internal/deps/undici/')) return 'undici';
+  // The only WebAssembly a call loads is undici's HTTP parser (llhttp), on the runtimes that ship it so.
+  if (url.startsWith('wasm://')) return 'undici (llhttp, WebAssembly)';
   if (url.startsWith('node:')) return 'node internals';
   if (url.includes('/node_modules/openapi-fetch/')) return 'openapi-fetch';
   if (url.includes('/packages/client/') || url.includes('/node_modules/@dataworkz/client/')) {
