@@ -48,7 +48,7 @@ export const fullPlan: Plan = {
   name: 'full',
   rounds: 5,
   unaryBlockCalls: 50,
-  unaryRounds: 60,
+  unaryRounds: 120,
   concurrentBlockCalls: 500,
   concurrentRounds: 30,
   inFlight: 100,
