@@ -11,3 +11,8 @@ export function formatNumber(value: number): string {
   if (magnitude === 0) return '0';
   return value.toPrecision(2);
 }
+
+/** A figure with its unit; a ratio (unit `×`) to three decimals, as its goals are set in hundredths. */
+export function formatWithUnit(value: number, unit: string): string {
+  return unit === '×' ? `${value.toFixed(3)}×` : `${formatNumber(value)} ${unit}`;
+}

@@ -63,7 +63,9 @@ const date = new Date().toISOString().slice(0, 10);
 const labelled = runs.map((run) => ({ ...run, label: `Node ${run.runtime.version}` }));
 const parts = [
   machineLine(),
-  `Plan: ${plan.name}; ${plan.rounds} round(s) per figure (median, min, max over rounds); ${date}. Each section ran on every runtime in turn.`,
+  `Plan: ${plan.name}; ${plan.rounds} round(s) per figure (median, min, max over rounds); the call sections ` +
+    `${plan.unaryRounds} (unary), ${plan.concurrentRounds} (concurrency) and ${plan.cpuRounds} (client CPU) rounds of ` +
+    `interleaved blocks, compared round by round; ${date}. Each section ran on every runtime in turn.`,
   ...runtimeNotes,
   ...failures,
   '',

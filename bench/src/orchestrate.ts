@@ -15,6 +15,7 @@ import { startPrism } from './servers/prism.js';
 export const sectionNames = [
   'unary',
   'concurrency',
+  'client-cpu',
   'streaming',
   'memory',
   'emulator',
@@ -42,11 +43,34 @@ export function runSection(
         inChild(runtime, plan, {
           section: 'calls',
           target: { url: target.url, apiKey: target.apiKey },
-          calls: name === 'unary' ? plan.unaryCalls : plan.concurrentCalls,
+          blockCalls: name === 'unary' ? plan.unaryBlockCalls : plan.concurrentBlockCalls,
           inFlight: name === 'unary' ? 1 : plan.inFlight,
-          rounds: plan.rounds,
+          rounds: name === 'unary' ? plan.unaryRounds : plan.concurrentRounds,
         }),
       );
+    case 'client-cpu':
+      return withServer(runtime, 'emulator', async (target) => {
+        const emulator = { url: target.url, apiKey: target.apiKey };
+        const cpu = await inChild(runtime, plan, {
+          section: 'client-cpu',
+          target: emulator,
+          blockCalls: plan.cpuBlockCalls,
+          rounds: plan.cpuRounds,
+        });
+        // Its own process: a young generation large enough that no collection runs inside a reading.
+        const allocations = await inChild(
+          runtime,
+          plan,
+          {
+            section: 'allocations',
+            target: emulator,
+            calls: plan.allocationCalls,
+            readings: plan.allocationReadings,
+          },
+          ['--min-semi-space-size=64', '--max-semi-space-size=64'],
+        );
+        return merge([cpu, allocations]);
+      });
     case 'memory':
       return memory(runtime, plan);
     case 'streaming':
@@ -191,17 +215,23 @@ async function sizeAndImport(runtime: Runtime, plan: Plan, withSizes: boolean): 
   };
 }
 
-async function inChild(runtime: Runtime, plan: Plan, request: SectionRequest): Promise<SectionResult> {
+async function inChild(
+  runtime: Runtime,
+  plan: Plan,
+  request: SectionRequest,
+  nodeOptions: readonly string[] = [],
+): Promise<SectionResult> {
   const { value, child } = await askChild(distModule('section-main.js'), request, {
     timeoutMs: plan.sectionTimeoutMs,
-    execArgv: ['--expose-gc'],
+    execArgv: ['--expose-gc', ...nodeOptions],
     execPath: runtime.execPath,
   });
   await stopChild(child);
   return value as SectionResult;
 }
 
-async function withServer<T>(
+/** Runs `use` with a server of `kind` started on the runtime's Node in its own process. */
+export async function withServer<T>(
   runtime: Runtime,
   kind: ServerKind,
   use: (server: ServerInfo) => Promise<T>,

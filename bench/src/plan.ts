@@ -3,9 +3,23 @@ export interface Plan {
   readonly name: 'full' | 'quick';
   /** Repetitions of each timed measurement; the table shows their median, min and max. */
   readonly rounds: number;
-  readonly unaryCalls: number;
-  readonly concurrentCalls: number;
+  /**
+   * The call sections (unary, concurrency, client CPU) run rounds of short blocks: two blocks of every
+   * subject per round, interleaved, giving one ratio per round; the table shows their median and
+   * spread. Sequential calls per block of the unary section, and its rounds:
+   */
+  readonly unaryBlockCalls: number;
+  readonly unaryRounds: number;
+  /** Calls in each block of the concurrency section, `inFlight` at a time, and its rounds. */
+  readonly concurrentBlockCalls: number;
+  readonly concurrentRounds: number;
   readonly inFlight: number;
+  /** Calls in each block of the client-CPU section (an in-process fetch, no network), and its rounds. */
+  readonly cpuBlockCalls: number;
+  readonly cpuRounds: number;
+  /** Calls per reading of heap allocated per call, and the readings taken per subject. */
+  readonly allocationCalls: number;
+  readonly allocationReadings: number;
   readonly streamEvents: number;
   readonly memoryCalls: number;
   /** Calls and events before the first reading, so one-off heap growth is not counted as growth. */
@@ -33,9 +47,15 @@ export interface Plan {
 export const fullPlan: Plan = {
   name: 'full',
   rounds: 5,
-  unaryCalls: 2_000,
-  concurrentCalls: 5_000,
+  unaryBlockCalls: 50,
+  unaryRounds: 120,
+  concurrentBlockCalls: 500,
+  concurrentRounds: 30,
   inFlight: 100,
+  cpuBlockCalls: 500,
+  cpuRounds: 30,
+  allocationCalls: 500,
+  allocationReadings: 9,
   streamEvents: 50_000,
   memoryCalls: 10_000,
   memoryWarmCalls: 2_000,
@@ -57,9 +77,15 @@ export const fullPlan: Plan = {
 export const quickPlan: Plan = {
   name: 'quick',
   rounds: 1,
-  unaryCalls: 50,
-  concurrentCalls: 100,
+  unaryBlockCalls: 25,
+  unaryRounds: 2,
+  concurrentBlockCalls: 50,
+  concurrentRounds: 2,
   inFlight: 10,
+  cpuBlockCalls: 50,
+  cpuRounds: 2,
+  allocationCalls: 50,
+  allocationReadings: 2,
   streamEvents: 500,
   memoryCalls: 200,
   memoryWarmCalls: 50,

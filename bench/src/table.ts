@@ -1,6 +1,6 @@
-import { formatNumber } from './format.js';
+import { formatNumber, formatWithUnit } from './format.js';
 import type { Goal, Measurement } from './measurement.js';
-import { summarize } from './stats.js';
+import { medianInterval, summarize } from './stats.js';
 
 export interface Report {
   readonly machine: string;
@@ -9,7 +9,12 @@ export interface Report {
   readonly notes?: readonly string[];
 }
 
-const header = ['section', 'metric', 'subject', 'median', 'min', 'max', 'ratio to baseline', 'goal'];
+const header = ['section', 'metric', 'subject', 'median', 'min', 'max', 'IQR', 'ratio to baseline', 'goal'];
+/**
+ * Rows with at least this many rounds show their interquartile range: the spread of the middle half,
+ * which an outlier round does not move (with fewer rounds, min and max say as much).
+ */
+const MIN_SAMPLES_FOR_IQR = 8;
 
 /** Renders the results as one markdown table under the machine line. */
 export function renderReport(report: Report): string {
@@ -52,17 +57,29 @@ function cells(m: Measurement, all: readonly Measurement[]): string[] {
   if (isBaselineOfAnother(m, all)) ratioCell = 'baseline';
   else if (base === undefined && m.baseline !== undefined) ratioCell = `no ${m.baseline} figure`;
   else if (m.baseline !== undefined) ratioCell = ratio === undefined ? 'n/a' : `${ratio.toFixed(2)}×`;
-  const goals = (m.goals ?? []).map((goal) => goalCell(goal, m.unit, median, baseMedian)).join('; ');
+  const goals = (m.goals ?? []).map((goal) => goalCell(goal, m, median, baseMedian)).join('; ');
   return [
     m.section,
     m.metric,
     m.subject,
-    `${formatNumber(median)} ${m.unit}`,
-    formatNumber(min),
-    formatNumber(max),
+    formatWithUnit(median, m.unit),
+    formatSample(min, m.unit),
+    formatSample(max, m.unit),
+    iqr(m.samples, m.unit) ?? '',
     ratioCell,
     goals,
   ];
+}
+
+function formatSample(value: number, unit: string): string {
+  return unit === '×' ? value.toFixed(3) : formatNumber(value);
+}
+
+/** `p25–p75` of a row with enough rounds for quartiles to mean something. */
+function iqr(samples: readonly number[], unit: string): string | undefined {
+  if (samples.length < MIN_SAMPLES_FOR_IQR) return undefined;
+  const { p25, p75 } = summarize(samples);
+  return `${formatSample(p25, unit)}–${formatSample(p75, unit)}`;
 }
 
 function findBaseline(m: Measurement, all: readonly Measurement[]): Measurement | undefined {
@@ -75,22 +92,43 @@ function isBaselineOfAnother(m: Measurement, all: readonly Measurement[]): boole
   );
 }
 
-function goalCell(goal: Goal, unit: string, median: number, baseMedian: number | undefined): string {
-  const met = goalMet(goal, median, baseMedian);
-  let label = goalLabel(goal, unit);
+function goalCell(goal: Goal, m: Measurement, median: number, baseMedian: number | undefined): string {
+  let label = goalLabel(goal, m.unit);
   if (goal.kind === 'delta-max' && baseMedian !== undefined) {
     const delta = median - baseMedian;
-    label += ` (${delta >= 0 ? '+' : ''}${formatNumber(delta)} ${unit})`;
+    label += ` (${delta >= 0 ? '+' : ''}${formatNumber(delta)} ${m.unit})`;
   }
-  return `${label}: ${met === undefined ? 'no baseline' : verdict(met)}`;
+  return `${label}: ${outcome(goal, m.samples, median, baseMedian)}`;
+}
+
+/**
+ * `met` or `missed` by the median; for a goal on the row's own figure with enough rounds, `not
+ * resolved` is added when the median's 95 % confidence interval reaches across the goal: at this
+ * spread the run cannot tell whether it is met.
+ */
+function outcome(
+  goal: Goal,
+  samples: readonly number[],
+  median: number,
+  baseMedian: number | undefined,
+): string {
+  const met = goalMet(goal, median, baseMedian);
+  if (met === undefined) return 'no baseline';
+  const interval = goal.kind === 'max' || goal.kind === 'min' ? intervalOf(samples) : undefined;
+  const spans = interval !== undefined && interval.low <= goal.value && goal.value <= interval.high;
+  return spans ? `${verdict(met)}, not resolved` : verdict(met);
+}
+
+function intervalOf(samples: readonly number[]): { low: number; high: number } | undefined {
+  return samples.length < MIN_SAMPLES_FOR_IQR ? undefined : medianInterval(samples);
 }
 
 function goalLabel(goal: Goal, unit: string): string {
   switch (goal.kind) {
     case 'max':
-      return `≤ ${formatNumber(goal.value)} ${unit}`;
+      return unit === '×' ? `≤ ${goal.value}×` : `≤ ${formatNumber(goal.value)} ${unit}`;
     case 'min':
-      return `≥ ${formatNumber(goal.value)} ${unit}`;
+      return unit === '×' ? `≥ ${goal.value}×` : `≥ ${formatNumber(goal.value)} ${unit}`;
     case 'ratio-max':
       return `ratio ≤ ${goal.value}`;
     case 'ratio-min':
@@ -124,19 +162,27 @@ function verdict(met: boolean): string {
 
 /**
  * One table of the rows that have a goal, side by side for each runtime: the median, the ratio to the
- * row's baseline and whether the goal is met.
+ * row's baseline, the interquartile range where there are enough rounds, and whether the goal is met.
+ * A row whose goal differs between runtimes names the goal in each runtime's cell.
  */
 export function renderGoalComparison(
   runs: readonly { label: string; measurements: readonly Measurement[] }[],
 ): string {
   const keyOf = (m: Measurement) => `${m.section}\u0000${m.metric}\u0000${m.subject}`;
-  const rows = new Map<string, Measurement>();
+  const rows = new Map<string, Measurement[]>();
   for (const run of runs) {
-    for (const m of grouped(run.measurements))
-      if (m.goals?.length && !rows.has(keyOf(m))) rows.set(keyOf(m), m);
+    for (const m of grouped(run.measurements)) {
+      if (!m.goals?.length) continue;
+      const seen = rows.get(keyOf(m));
+      if (seen) seen.push(m);
+      else rows.set(keyOf(m), [m]);
+    }
   }
   const titles = ['section', 'metric', 'subject', 'goal', ...runs.map((run) => run.label)];
-  const body = [...rows.values()].map((m) => {
+  const body = [...rows.values()].map((versions) => {
+    const m = versions[0] as Measurement;
+    const labelsOf = (o: Measurement) => (o.goals ?? []).map((goal) => goalLabel(goal, o.unit)).join('; ');
+    const sameGoals = versions.every((o) => labelsOf(o) === labelsOf(m));
     const cellsPerRun = runs.map((run) => {
       const own = run.measurements.find((o) => keyOf(o) === keyOf(m));
       if (own === undefined) return 'not measured';
@@ -153,11 +199,25 @@ export function renderGoalComparison(
         const delta = median - baseMedian;
         relative = `${delta >= 0 ? '+' : ''}${formatNumber(delta)} ${own.unit}`;
       }
-      const verdicts = goals.map((goal) => goalMet(goal, median, baseMedian));
-      const shown = verdicts.map((met) => (met === undefined ? 'no baseline' : verdict(met))).join('; ');
-      return [`${formatNumber(median)} ${own.unit}`, relative, shown].filter(Boolean).join(', ');
+      const spread = iqr(own.samples, own.unit);
+      const interval = intervalOf(own.samples);
+      const shown = goals
+        .map((goal) => {
+          const result = outcome(goal, own.samples, median, baseMedian);
+          return sameGoals ? result : `${goalLabel(goal, own.unit)}: ${result}`;
+        })
+        .join('; ');
+      const parts = [
+        formatWithUnit(median, own.unit),
+        relative,
+        spread && `IQR ${spread}`,
+        interval &&
+          `95 % CI ${formatSample(interval.low, own.unit)}–${formatSample(interval.high, own.unit)}`,
+        shown,
+      ];
+      return parts.filter(Boolean).join(', ');
     });
-    const goals = (m.goals ?? []).map((goal) => goalLabel(goal, m.unit)).join('; ');
+    const goals = sameGoals ? labelsOf(m) : 'by runtime';
     return [m.section, m.metric, m.subject, goals, ...cellsPerRun].map(escapePipes);
   });
   const widths = titles.map((title, i) => Math.max(width(title), ...body.map((r) => width(r[i] ?? ''))));

@@ -14,8 +14,14 @@ function cellsOf(line: string | undefined): string[] {
 
 describe('summarize', () => {
   it('gives the median of an odd and an even number of samples, with min and max', () => {
-    expect(summarize([5, 1, 3])).toEqual({ median: 3, min: 1, max: 5 });
-    expect(summarize([4, 1, 3, 2])).toEqual({ median: 2.5, min: 1, max: 4 });
+    expect(summarize([5, 1, 3])).toMatchObject({ median: 3, min: 1, max: 5 });
+    expect(summarize([4, 1, 3, 2])).toMatchObject({ median: 2.5, min: 1, max: 4 });
+  });
+
+  it('gives the quartiles, interpolated between the closest ranks', () => {
+    expect(summarize([1, 2, 3, 4, 5])).toMatchObject({ p25: 2, p75: 4 });
+    expect(summarize([4, 1, 3, 2])).toMatchObject({ p25: 1.75, p75: 3.25 });
+    expect(summarize([7])).toMatchObject({ p25: 7, p75: 7 });
   });
 
   it('refuses an empty list and values that are not finite', () => {
@@ -78,6 +84,7 @@ describe('renderReport', () => {
       'median',
       'min',
       'max',
+      'IQR',
       'ratio to baseline',
       'goal',
     ]);
@@ -88,6 +95,7 @@ describe('renderReport', () => {
       '100 µs',
       '90.0',
       '110',
+      '',
       'baseline',
       '',
     ]);
@@ -98,22 +106,23 @@ describe('renderReport', () => {
       '104 µs',
       '101',
       '120',
+      '',
       '1.04×',
       'ratio ≤ 1.05: met',
     ]);
-    expect(cellsOf(lines[7]).slice(6)).toEqual(['1.50×', 'within 1.00 ms (+1.50 ms): missed']);
+    expect(cellsOf(lines[7]).slice(7)).toEqual(['1.50×', 'within 1.00 ms (+1.50 ms): missed']);
     expect(lines.at(-1)).toBe('a note');
   });
 
   it('pads every column to one width, as a Markdown formatter would', () => {
     const lines = renderReport({ machine: 'm', measurements: rows }).trimEnd().split('\n').slice(2);
     expect(new Set(lines.map((line) => [...line].length)).size).toBe(1);
-    expect(lines[1]).toMatch(/^\| -+ \| -+ \| -+ \| -+ \| -+ \| -+ \| -+ \| -+ \|$/);
+    expect(lines[1]).toMatch(/^\| -+ \| -+ \| -+ \| -+ \| -+ \| -+ \| -+ \| -+ \| -+ \|$/);
   });
 
   it('says so when a baseline row is missing instead of inventing a ratio', () => {
     const text = renderReport({ machine: 'm', measurements: [rows[1] as Measurement] });
-    expect(cellsOf(text.split('\n')[4]).slice(6)).toEqual([
+    expect(cellsOf(text.split('\n')[4]).slice(7)).toEqual([
       'no raw fetch figure',
       'ratio ≤ 1.05: no baseline',
     ]);
@@ -166,6 +175,7 @@ describe('ratios', () => {
       '3.00 MiB',
       '3.00',
       '3.00',
+      '',
       'n/a',
       '',
     ]);

@@ -1,4 +1,5 @@
-import Dataworkz from '@dataworkz/client';
+import Dataworkz, { type paths } from '@dataworkz/client';
+import createClient from 'openapi-fetch';
 
 /** One call to the list-QnA-systems route, parsed: what each section repeats. */
 export type Call = () => Promise<unknown>;
@@ -9,16 +10,35 @@ export interface CallTarget {
 }
 
 export const clientName = '@dataworkz/client';
+export const openapiFetchName = 'openapi-fetch alone';
 export const fetchName = 'raw fetch';
+const route = '/api/qna/v1/systems';
 
 /** The bare baseline: fetch and parse the JSON body, nothing else. */
 export function rawFetchCall(target: CallTarget): Call {
-  const url = `${target.url}/api/qna/v1/systems`;
+  const url = `${target.url}${route}`;
   const headers = { authorization: `SSWS ${target.apiKey}` };
   return async () => {
     const response = await fetch(url, { headers });
     if (!response.ok) throw new Error(`HTTP ${response.status} from ${url}`);
     return response.json();
+  };
+}
+
+/**
+ * The library the client is built on, as its README shows it: a bare `createClient` with the
+ * client's generated `paths` and the same authorization header, every option at its default. What
+ * it costs over raw fetch is the floor the client's choice of stack sets.
+ */
+function openapiFetchCall(target: CallTarget): Call {
+  const api = createClient<paths>({
+    baseUrl: target.url,
+    headers: { authorization: `SSWS ${target.apiKey}` },
+  });
+  return async () => {
+    const { data, response } = await api.GET(route);
+    if (!response.ok) throw new Error(`HTTP ${response.status} from ${route}`);
+    return data;
   };
 }
 
@@ -28,9 +48,11 @@ export function clientCall(target: CallTarget): Call {
   return () => dw.qna.list();
 }
 
+/** The three subjects of the call sections, baselines first. */
 export function callers(target: CallTarget): Map<string, Call> {
   return new Map([
     [fetchName, rawFetchCall(target)],
+    [openapiFetchName, openapiFetchCall(target)],
     [clientName, clientCall(target)],
   ]);
 }
