@@ -1,3 +1,4 @@
+import { context as otelContext } from '@opentelemetry/api';
 import createClient, { type Client } from 'openapi-fetch';
 import type { BackoffOptions } from './core/backoff.js';
 import {
@@ -18,6 +19,7 @@ import { Log, resolveLogLevel } from './internal/log.js';
 import { Outgoing } from './internal/outgoing.js';
 import { checkHeaderRecord, serializePath, serializeQuery } from './internal/params.js';
 import { scrubAny } from './internal/redact.js';
+import { captureContentFromEnv } from './internal/telemetry.js';
 import {
   checkMaxResponseBytes,
   checkMaxRetries,
@@ -57,6 +59,13 @@ export interface ClientOptions {
    * from your server.
    */
   dangerouslyAllowBrowser?: boolean | undefined;
+  /**
+   * Record question and query text, answers and agent replies on OpenTelemetry spans (default
+   * false: spans carry ids, timings and statuses only). Default: `true` when
+   * `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`. The text may be personal data: your
+   * tracing backend keeps it.
+   */
+  captureContent?: boolean | undefined;
 }
 
 /** A RequestInit for `authorizedFetch`, plus how long to wait and how much to read. */
@@ -94,6 +103,8 @@ export class Dataworkz {
   readonly raw: Client<paths>;
   /** The client's logger: lines below its `logLevel` are dropped, the rest prefixed `[dataworkz]`. */
   readonly logger: Logger;
+  /** Whether spans record question text and answers (the `captureContent` option). */
+  readonly captureContent: boolean;
   readonly #transport: Transport;
   readonly #credentials: Credentials;
   readonly #defaultHeaders: Headers;
@@ -127,7 +138,9 @@ export class Dataworkz {
       ? (url, init) => userFetch(new Request(url, init))
       : (url, init) => globalThis.fetch(url, init);
     this.#defaultHeaders = checkHeaders(options.headers);
+    this.captureContent = options.captureContent ?? captureContentFromEnv(env);
     this.#transport = new Transport({
+      captureContent: this.captureContent,
       fetch: fetchImpl,
       credentials: this.#credentials,
       origin: new URL(this.baseUrl).origin,
@@ -145,7 +158,7 @@ export class Dataworkz {
       querySerializer: serializeQuery,
       fetch: async (request) => {
         const { authorization } = await this.#credentials.grant();
-        const response = await this.#transport.dispatch(request, authorization, 1);
+        const response = await this.#transport.dispatch(request, authorization, 1, otelContext.active());
         // openapi-fetch reads bodies whole: cap what it can read (an error body is cut, not failed).
         return response.ok
           ? limitBody(
@@ -178,8 +191,9 @@ export class Dataworkz {
     }
     const signal = requestInit.signal ?? undefined;
     const href = url.href;
+    const method = (requestInit.method ?? 'GET').toUpperCase();
     const { data } = await this.#transport.execute(
-      operation ?? `${(requestInit.method ?? 'GET').toUpperCase()} ${url.pathname}`,
+      operation ?? `${method} ${url.pathname}`,
       async (attemptInit) => {
         const request = new Outgoing(href, { ...requestInit, headers, signal: attemptInit.signal ?? null });
         return { response: await attemptInit.fetch(request) };
@@ -193,6 +207,7 @@ export class Dataworkz {
       },
       { signal, timeout, maxResponseBytes, maxRetries: 0 },
       {
+        method,
         keepDeadline: true,
         covers: stream ? 'headers' : 'response',
         origin: url.origin,

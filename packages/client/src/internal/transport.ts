@@ -1,3 +1,4 @@
+import type { Context } from '@opentelemetry/api';
 import type { WithResponse } from '../core/api-promise.js';
 import { type BackoffOptions, retryDelay } from '../core/backoff.js';
 import {
@@ -19,6 +20,13 @@ import type { Log } from './log.js';
 import { Outgoing } from './outgoing.js';
 import { checkHeaderRecord } from './params.js';
 import { redactHeaders, redactUrl, scrubAny } from './redact.js';
+import {
+  CallTrace,
+  type CallTraceInfo,
+  type CallTraceSite,
+  injectTraceHeaders,
+  serverAttributes,
+} from './telemetry.js';
 import { TimeoutBuckets } from './timeout-buckets.js';
 
 /** How the pipeline calls fetch: with a URL and init, so no Request is built twice per call. */
@@ -43,6 +51,12 @@ export interface CallPlan {
   origin?: string;
   /** False when the body cannot be sent twice (a stream): no second attempt after a 401. */
   replayable?: boolean;
+  /** The HTTP method, for telemetry (default GET). */
+  method?: string;
+  /** What the call's span says about it. */
+  trace?: CallTraceInfo | undefined;
+  /** The answer text of a result, recorded on the span only when content capture is on. */
+  output?: ((data: unknown) => string | undefined) | undefined;
 }
 
 /** What openapi-fetch resolves to (any `parseAs`). */
@@ -76,6 +90,8 @@ export interface TransportConfig {
   maxResponseBytes: number;
   backoff: BackoffOptions | undefined;
   log: Log;
+  /** Record question text and answers on spans (off by default). */
+  captureContent: boolean;
 }
 
 const NO_OPTIONS: RequestOptions = {};
@@ -95,9 +111,11 @@ const RETRYABLE_STATUS = new Set([408, 409, 429]);
 export class Transport {
   readonly config: TransportConfig;
   readonly #buckets = new TimeoutBuckets();
+  readonly #server: CallTraceSite['server'];
 
   constructor(config: TransportConfig) {
     this.config = config;
+    this.#server = serverAttributes(new URL(config.origin));
   }
 
   /**
@@ -113,12 +131,10 @@ export class Transport {
     options: RequestOptions = NO_OPTIONS,
     plan: CallPlan = DEFAULT_PLAN,
   ): Promise<WithResponse<T>> {
-    const { credentials, log } = this.config;
     const maxRetries = options.maxRetries ?? this.config.maxRetries;
     const timeout = options.timeout ?? this.config.timeout;
     const callMaxResponseBytes = options.maxResponseBytes;
     const maxResponseBytes = callMaxResponseBytes ?? this.config.maxResponseBytes;
-    const signal = options.signal;
     // The client's own values were checked when it was made; only a call's overrides need it.
     if (options !== NO_OPTIONS) {
       if (options.maxRetries !== undefined) checkMaxRetries(maxRetries);
@@ -132,6 +148,40 @@ export class Transport {
       timeoutMs: timeout,
       covers: plan.covers,
     };
+    const callTrace = new CallTrace(
+      {
+        operation,
+        method: plan.method ?? 'GET',
+        server: plan.origin === undefined ? this.#server : serverAttributes(new URL(plan.origin)),
+        captureContent: this.config.captureContent,
+      },
+      plan.trace,
+    );
+    try {
+      const result = await this.#attempts(operation, send, read, options, plan, site, callTrace);
+      callTrace.succeeded(result.response.status, callTrace.attempts, plan.output?.(result.data));
+      return result;
+    } catch (error) {
+      callTrace.failed(error, callTrace.attempts);
+      throw error;
+    }
+  }
+
+  /** The attempts of one call: see `execute`. */
+  async #attempts<T>(
+    operation: string,
+    send: (init: AttemptInit) => Promise<AttemptResult>,
+    read: (result: AttemptResult, attempt: Attempt) => T | Promise<T>,
+    options: RequestOptions,
+    plan: CallPlan,
+    site: CallSite,
+    callTrace: CallTrace,
+  ): Promise<WithResponse<T>> {
+    const { credentials, log } = this.config;
+    const maxRetries = options.maxRetries ?? this.config.maxRetries;
+    const callMaxResponseBytes = options.maxResponseBytes;
+    const maxResponseBytes = callMaxResponseBytes ?? this.config.maxResponseBytes;
+    const signal = options.signal;
     const fixed = credentials.fixedAuthorization;
     let grant: Grant | undefined = fixed === undefined ? undefined : { authorization: fixed, generation: 0 };
     let refreshed = false;
@@ -149,7 +199,15 @@ export class Transport {
       try {
         const init: AttemptInit = {
           fetch: async (request) => {
-            const response = await this.dispatch(request, sent.authorization, attempt);
+            callTrace.attempt();
+            let response: Response;
+            try {
+              response = await this.dispatch(request, sent.authorization, attempt, callTrace.context);
+            } catch (error) {
+              callTrace.attemptEnded(undefined, error);
+              throw error;
+            }
+            callTrace.attemptEnded(response.status);
             if (response.ok) return response;
             refused = response;
             // openapi-fetch would read the whole body of an error response; it gets an empty one.
@@ -203,6 +261,7 @@ export class Transport {
         const authorization = await credentials.refresh(sent);
         if (authorization !== sent.authorization) {
           grant = { authorization, generation: sent.generation + 1 };
+          callTrace.refreshed();
           if (log.enabled('info'))
             log.info(`${operation}: 401 received; retrying once with a refreshed token`, { attempt });
           continue;
@@ -214,6 +273,7 @@ export class Transport {
       const headers = failure instanceof APIError ? failure.headers : undefined;
       const wait = Math.round(retryDelay(retries, headers, this.config.backoff));
       retries++;
+      callTrace.retry(attempt, describe(failure), wait);
       // Guarded, so no message or data object is built when info lines are dropped.
       if (log.enabled('info')) {
         log.info(`${operation}: retrying in ${wait} ms after ${describe(failure)}`, {
@@ -234,9 +294,15 @@ export class Transport {
    * One HTTP exchange with the credential set; follows redirects itself so the credential never
    * reaches another origin. Logs a debug line per exchange.
    */
-  async dispatch(input: Request | Outgoing, authorization: string, attempt: number): Promise<Response> {
+  async dispatch(
+    input: Request | Outgoing,
+    authorization: string,
+    attempt: number,
+    traceContext: Context,
+  ): Promise<Response> {
     const request = input instanceof Outgoing ? input : await Outgoing.from(input);
     request.headers.set('authorization', authorization);
+    injectTraceHeaders(traceContext, request.headers);
     const { log } = this.config;
     if (!log.enabled('debug')) return this.follow(request, authorization);
     const started = performance.now();

@@ -93,9 +93,20 @@ export class Agents extends APIResource {
           body.conversationHistory = checkHistory(params.conversationHistory);
         }
         if (params.contextValues !== undefined) body.contextValues = checkContextValues(params.contextValues);
-        return { method: 'POST', path: '/api/agents/v1/{agentId}/response', params: { path, query }, body };
+        return {
+          method: 'POST',
+          path: '/api/agents/v1/{agentId}/response',
+          params: { path, query },
+          body,
+          trace: {
+            genAiOperation: 'invoke_agent',
+            attributes: { 'gen_ai.agent.id': path.agentId, 'dataworkz.llm_provider.id': query.llmProviderId },
+            input: query.userText,
+          },
+        };
       },
       readAgentResponse<AgentResponse>,
+      { output: agentAnswer },
     );
   }
 
@@ -117,6 +128,11 @@ export class Agents extends APIResource {
       readJson<AgentCard>,
     );
   }
+}
+
+function agentAnswer(data: unknown): string | undefined {
+  const answer = (data as { data?: { answer?: unknown } } | undefined)?.data?.answer;
+  return typeof answer === 'string' ? answer : undefined;
 }
 
 function checkContextValues(values: unknown): ContextValues {

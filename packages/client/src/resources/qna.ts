@@ -1,3 +1,4 @@
+import type { Attributes } from '@opentelemetry/api';
 import type { APIPromise } from '../core/api-promise.js';
 import { InvalidParameterError } from '../core/errors.js';
 import { pickByIdOrName, type ResolveOptions, requireIdOrName } from '../core/names.js';
@@ -97,6 +98,7 @@ export class Qna extends APIResource {
         method: 'GET',
         path: '/api/qna/v1/systems/{systemId}',
         params: { path: systemPath(systemId) },
+        trace: systemTrace(systemId),
       }),
       readJson<QnaSystemDetails>,
     );
@@ -111,6 +113,7 @@ export class Qna extends APIResource {
         method: 'GET',
         path: '/api/qna/v1/systems/{systemId}/llm-providers',
         params: { path: systemPath(systemId) },
+        trace: systemTrace(systemId),
       }),
       readJson<LlmProviderMap>,
     );
@@ -125,6 +128,7 @@ export class Qna extends APIResource {
         method: 'GET',
         path: '/api/qna/v1/systems/{systemId}/filters',
         params: { path: systemPath(systemId) },
+        trace: systemTrace(systemId),
       }),
       readJson<FilterList>,
     );
@@ -145,14 +149,21 @@ export class Qna extends APIResource {
           properties: serializeProperties(params.properties),
         });
         const history = historyOf(params);
+        const trace = {
+          spanName: `retrieval ${path.systemId}`,
+          genAiOperation: 'retrieval',
+          attributes: systemAttributes(path.systemId, query.llmProviderId),
+          input: query.query,
+        };
         return history
           ? {
               method: 'POST',
               path: '/api/qna/v1/systems/{systemId}/search',
               params: { path, query },
               body: { conversationHistory: history },
+              trace,
             }
-          : { method: 'GET', path: '/api/qna/v1/systems/{systemId}/search', params: { path, query } };
+          : { method: 'GET', path: '/api/qna/v1/systems/{systemId}/search', params: { path, query }, trace };
       },
       readQueryResult<SearchResponse>,
     );
@@ -173,16 +184,23 @@ export class Qna extends APIResource {
           properties: serializeProperties(params.properties),
         });
         const history = historyOf(params);
+        const trace = {
+          genAiOperation: 'chat',
+          attributes: systemAttributes(path.systemId, query.llmProviderId),
+          input: query.questionText,
+        };
         return history
           ? {
               method: 'POST',
               path: '/api/qna/v1/systems/{systemId}/answer',
               params: { path, query },
               body: { conversationHistory: history },
+              trace,
             }
-          : { method: 'GET', path: '/api/qna/v1/systems/{systemId}/answer', params: { path, query } };
+          : { method: 'GET', path: '/api/qna/v1/systems/{systemId}/answer', params: { path, query }, trace };
       },
       readQueryResult<AnswerResponse>,
+      { output: answerText },
     );
   }
 
@@ -198,6 +216,7 @@ export class Qna extends APIResource {
         method: 'GET',
         path: '/api/qna/v1/systems/{systemId}/questionshistory',
         params: { path: systemPath(systemId) },
+        trace: systemTrace(systemId),
       }),
       readJson<QuestionHistory>,
     );
@@ -221,6 +240,7 @@ export class Qna extends APIResource {
             questionId: requireId('questionId', questionId),
           },
         },
+        trace: systemTrace(systemId),
       }),
       readAnsweredQuestion,
     );
@@ -252,6 +272,7 @@ export class Qna extends APIResource {
           path: '/api/qna/v1/systems/{systemId}/document',
           params: { path, query },
           headers: ACCEPT_ANY,
+          trace: systemTrace(path.systemId),
         };
       },
       (result, attempt) => guardBody(result.response, attempt.deadline, attempt.callMaxResponseBytes),
@@ -262,6 +283,23 @@ export class Qna extends APIResource {
 
 function systemPath(systemId: string): { systemId: string } {
   return { systemId: requireId('systemId', systemId) };
+}
+
+/** The span attributes of a call about one system. */
+function systemTrace(systemId: string): { attributes: Attributes } {
+  return { attributes: { 'dataworkz.qna_system.id': systemId } };
+}
+
+/** A search's or answer's span attributes: the system searched (`gen_ai.data_source.id`) and the LLM. */
+function systemAttributes(systemId: string, llmProviderId: string | undefined): Attributes {
+  const attributes: Attributes = { 'gen_ai.data_source.id': systemId };
+  if (llmProviderId !== undefined) attributes['dataworkz.llm_provider.id'] = llmProviderId;
+  return attributes;
+}
+
+function answerText(data: unknown): string | undefined {
+  const answer = (data as { answer?: unknown } | undefined)?.answer;
+  return typeof answer === 'string' ? answer : undefined;
 }
 
 /** The document id of `document()`'s argument: given, or found in a result. */

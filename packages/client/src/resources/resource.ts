@@ -2,6 +2,7 @@ import type { Client } from 'openapi-fetch';
 import { type APIPromise, apiPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { paths } from '../generated/schema.js';
+import type { CallTraceInfo } from '../internal/telemetry.js';
 import type { Attempt, AttemptResult, CallPlan, Transport } from '../internal/transport.js';
 
 /** The paths of the API that answer `method`. */
@@ -29,6 +30,7 @@ export type RequestSpec =
         path: P;
         params?: ParamsOf<Operation<P, 'get'>>;
         headers?: Record<string, string>;
+        trace?: SpecTrace;
       };
     }[PathFor<'get'>]
   | {
@@ -37,8 +39,12 @@ export type RequestSpec =
         path: P;
         params?: ParamsOf<Operation<P, 'post'>>;
         body?: BodyOf<Operation<P, 'post'>>;
+        trace?: SpecTrace;
       };
     }[PathFor<'post'>];
+
+/** What a request's span says beyond its operation, path template and server (see CallTraceInfo). */
+type SpecTrace = Omit<CallTraceInfo, 'template'>;
 
 /** What a resource needs of its client: the typed openapi-fetch client and the request pipeline. */
 export interface ResourceContext {
@@ -75,6 +81,9 @@ export abstract class APIResource {
     return apiPromise(() => {
       const spec = build();
       const raw = this.#raw;
+      const trace: CallTraceInfo = spec.trace
+        ? { ...spec.trace, template: spec.path }
+        : { template: spec.path };
       return this.#transport.execute(
         operation,
         (init) => {
@@ -93,7 +102,7 @@ export abstract class APIResource {
         },
         read,
         options,
-        plan,
+        { ...plan, method: spec.method, trace },
       );
     });
   }
