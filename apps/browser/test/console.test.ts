@@ -4,15 +4,19 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRoot, CHROMIUM, CHROMIUM_FLAGS } from './browser-harness.js';
 
 const resultsDir = join(appRoot, 'test-results');
-const cliBin = join(appRoot, 'node_modules/@dataworkz/cli/bin/dataworkz.js');
+const cliBin = join(
+  dirname(fileURLToPath(import.meta.resolve('@dataworkz/cli/package.json'))),
+  'bin/dataworkz.js',
+);
 
 interface Started {
   child: ChildProcess;

@@ -75,7 +75,7 @@ export interface Service {
 }
 
 /** The rate limit of API requests per credential, changed while the emulator runs. */
-export interface RateLimitSwitch {
+interface RateLimitSwitch {
   /** Requests per second and burst in force (`Infinity` for none). */
   readonly current: { perSecond: number; burst: number };
   set(perSecond: number, burst: number): void;

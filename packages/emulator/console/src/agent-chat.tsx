@@ -61,7 +61,7 @@ function parseContextValues(text: string): ContextValues | undefined {
   return parsed as ContextValues;
 }
 
-export function AgentChat(props: { agents: Agent[]; a2aVersion: string }) {
+function AgentChat(props: { agents: Agent[]; a2aVersion: string }) {
   const [agentId, setAgentId] = useState(props.agents[0]?.agentId ?? '');
   const [text, setText] = useState('');
   const [valuesText, setValuesText] = useState('');

@@ -2,7 +2,7 @@
 // endpoint, which adds the emulator's own key on the server side.
 
 /** A call that failed, with what to tell the person. */
-export class CallError extends Error {
+class CallError extends Error {
   override readonly name = 'CallError';
   constructor(
     message: string,

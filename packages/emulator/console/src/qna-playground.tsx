@@ -21,7 +21,7 @@ function filterExpression(picked: Record<string, string>, filters: QnaFilter[]):
     .join(' and ');
 }
 
-export function QnaPlayground(props: { systems: NameMap }) {
+function QnaPlayground(props: { systems: NameMap }) {
   const ids = Object.keys(props.systems);
   const [systemId, setSystemId] = useState(ids[0] ?? '');
   const [mode, setMode] = useState<'search' | 'answer'>('search');

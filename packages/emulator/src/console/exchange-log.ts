@@ -2,7 +2,7 @@ import type { Answer } from '../http/answer.js';
 import { fromUtf8, utf8 } from '../neutral/bytes.js';
 
 /** Where a logged exchange stands. */
-export type ExchangeState = 'pending' | 'streaming' | 'done' | 'dropped' | 'cut';
+type ExchangeState = 'pending' | 'streaming' | 'done' | 'dropped' | 'cut';
 
 /** One request the emulator received and what it answered, as the console's request log shows it. */
 export interface LoggedExchange {

@@ -3,7 +3,7 @@ import type { LoggedExchange } from './exchange-log.js';
 /** Headers whose values are credentials, whatever they hold. */
 const secretHeaders = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
 
-export const redacted = '[redacted]';
+const redacted = '[redacted]';
 
 /**
  * A copy of the entry fit for the page: credential headers keep only their scheme, and every
@@ -12,7 +12,9 @@ export const redacted = '[redacted]';
  */
 export function redactExchange(entry: LoggedExchange, secrets: readonly string[]): LoggedExchange {
   const presented = credentialOf(entry.requestHeaders.authorization);
-  const all = [...secrets, ...(presented ? [presented] : [])].filter((s) => s.length >= 4);
+  const known = [...secrets, ...(presented ? [presented] : [])].filter((s) => s.length >= 4);
+  // A secret sent in a query or a form is percent-encoded there.
+  const all = [...new Set([...known, ...known.map(encodeURIComponent)])];
   // Longest first: a secret that contains another is replaced whole.
   all.sort((a, b) => b.length - a.length);
   const scrub = (text: string) => {
