@@ -203,7 +203,7 @@ describe('the emulator console in headless Chromium', () => {
     await chat.getByLabel('Message (Enter sends)').fill('Where is order 1001?');
     await chat.getByLabel('Message (Enter sends)').press('Enter');
     await expect
-      .poll(() => chat.getByTestId('agent-answer').textContent())
+      .poll(() => chat.getByTestId('agent-answer').first().textContent())
       .toBe('Order 1001 for Ada Lovelace shipped on 2026-03-02 with DHL and is expected on 2026-03-05.');
     const steps = await chat
       .getByRole('list', { name: 'Task updates' })
@@ -211,8 +211,20 @@ describe('the emulator console in headless Chromium', () => {
       .allTextContents();
     expect(steps[0]).toBe('SCENARIO_SELECTED Selected scenario: Order status');
     expect(steps).toContain('TOOL_CALL Fetching order 1001 from the orders APIorders.getOrder');
-    expect(await chat.locator('.state').textContent()).toBe('Task completed, scenario “Order status”');
+    expect(await chat.locator('.turn').first().locator('.state').textContent()).toBe(
+      'Task completed, scenario “Order status”',
+    );
     expect(await chat.getByLabel('Context values sent').textContent()).toContain('"customerId": "C-100"');
+
+    // An approval asked back: the reply goes to the same task, which then completes.
+    await chat.getByLabel('Message (Enter sends)').fill('Please cancel order 1003');
+    await chat.getByLabel('Message (Enter sends)').press('Enter');
+    const turns = chat.locator('.turn');
+    await expect.poll(() => turns.nth(1).locator('.state').textContent()).toMatch(/^Task input-required/);
+    await chat.getByLabel('Message (Enter sends)').fill('approve');
+    await chat.getByLabel('Message (Enter sends)').press('Enter');
+    await expect.poll(() => turns.nth(2).locator('.state').textContent()).toMatch(/^Task completed/);
+    expect(await turns.nth(2).getByTestId('agent-answer').textContent()).toContain('1003');
     await keepHtml();
     await screenshots('playground');
   });
@@ -238,7 +250,7 @@ describe('the emulator console in headless Chromium', () => {
     await page.getByRole('link', { name: 'Faults and limits' }).click();
     await page.getByLabel('Applies to').selectOption('listQnaSystems');
     await page.getByLabel('Status code (empty: the operation answers)').fill('503');
-    await page.getByRole('button', { name: 'Switch on' }).first().click();
+    await page.getByRole('button', { name: 'Switch the fault on' }).click();
     await expect
       .poll(() => page.getByTestId('active-faults').textContent())
       .toContain('listQnaSystems: answer 503');

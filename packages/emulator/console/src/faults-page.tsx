@@ -208,7 +208,7 @@ function FaultForm(props: { routes: string[]; onAdd: (rule: FaultRule) => void }
         own answer.
       </p>
       <div>
-        <button type="submit">Switch on</button>
+        <button type="submit">Switch the fault on</button>
       </div>
     </form>
   );
@@ -242,7 +242,9 @@ function RateLimitForm(props: {
         Burst
         <input type="number" min="1" value={burst} onInput={(e) => setBurst(e.currentTarget.value)} />
       </label>
-      <button type="submit">{props.state.rateLimit.perSecond === null ? 'Switch on' : 'Change'}</button>
+      <button type="submit">
+        {props.state.rateLimit.perSecond === null ? 'Switch the rate limit on' : 'Change the rate limit'}
+      </button>
     </form>
   );
 }
