@@ -20,7 +20,7 @@ import { createService, type DatasetStep, type Service } from './service.js';
 export interface Emulator extends EmulatorControls {
   /** `http://host:port`, without a trailing slash. */
   readonly url: string;
-  /** The console's address (`{url}/console`) when started with `console: true`, else undefined. */
+  /** The console's address (`{url}/console`; on every interface, at 127.0.0.1) with `console: true`, else undefined. */
   readonly consoleUrl: string | undefined;
   /** Stops listening and closes every open connection and stream. */
   close(): Promise<void>;
@@ -92,7 +92,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   function finish(context: ConsoleContext | undefined): Emulator {
     return withControls(service, {
       url,
-      consoleUrl: context ? `${url}${consolePath}` : undefined,
+      consoleUrl: context ? `${consoleOrigin(host, address.port, url)}${consolePath}` : undefined,
       close: async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
@@ -100,6 +100,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       },
     });
   }
+}
+
+/** Where a browser opens the console: on every interface, its loopback address (the only one it answers on). */
+function consoleOrigin(host: string, port: number, url: string): string {
+  if (host === '0.0.0.0') return `http://127.0.0.1:${port}`;
+  if (host === '[::]') return `http://[::1]:${port}`;
+  return url;
 }
 
 /** Header names in lower case; repeated headers joined with `, `. */

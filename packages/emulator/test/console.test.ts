@@ -55,6 +55,17 @@ describe('the console', () => {
     expect((await raw('GET', '/console/log/3', { host })).text).toBe(res.text);
   });
 
+  it('is opened at a loopback address when the emulator listens on every interface', async () => {
+    const everywhere = await startEmulator({ console: true, host: '0.0.0.0', apiKeys: [apiKey] });
+    try {
+      const port = new URL(everywhere.url).port;
+      expect(everywhere.consoleUrl).toBe(`http://127.0.0.1:${port}/console`);
+      expect((await fetch(everywhere.consoleUrl ?? '')).status).toBe(200);
+    } finally {
+      await everywhere.close();
+    }
+  });
+
   it('is off unless asked for', async () => {
     const plain = await startEmulator({ apiKeys: [apiKey] });
     try {
