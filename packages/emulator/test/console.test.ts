@@ -194,6 +194,25 @@ describe('the console', () => {
     expect(entry.requestHeaders['user-agent']).toBe('Dataworkz emulator console');
   });
 
+  it('keeps the most recent requests, within the recorded-request limits', async () => {
+    const small = await startEmulator({
+      console: true,
+      apiKeys: [apiKey],
+      limits: { maxRecordedRequests: 3 },
+    });
+    try {
+      const smallHost = new URL(small.url).host;
+      for (let i = 0; i < 5; i++) {
+        await fetch(`${small.url}/api/agents/v1/?n=${i}`, { headers: { authorization: `SSWS ${apiKey}` } });
+      }
+      const res = await fetch(`${small.url}/console/api/log`, { headers: { host: smallHost } });
+      const rows = ((await res.json()) as { entries: { query: string }[] }).entries;
+      expect(rows.map((r) => r.query)).toEqual(['n=4', 'n=3', 'n=2']);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('switches faults and a rate limit on, lists them and clears them', async () => {
     const post = (name: string, method: string, value: unknown) => {
       const text = JSON.stringify(value);
