@@ -174,7 +174,7 @@ function DocumentLookup(props: { base: string }) {
           setOpened(documentId.trim());
         }}
       >
-        <label>
+        <label class="grow">
           Document id
           <input
             value={documentId}
