@@ -40,6 +40,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     : undefined;
   const exchanges = options.console ? new ExchangeLog(resolveLimits(options.limits)) : undefined;
   const service = createService(options, addData, exchanges);
+  // Read before listening, so the console answers from the first request.
+  const assets = exchanges ? await loadAssets() : undefined;
   await service.ready;
   const { limits, log } = service;
   let url = '';
@@ -74,32 +76,29 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   url = `http://${host}:${address.port}`;
-  if (exchanges) {
-    const context: ConsoleContext = {
+  let consoleUrl: string | undefined;
+  if (exchanges && assets) {
+    consoleContext = {
       service,
       exchanges,
       guard: new ConsoleGuard(host, address.port),
-      assets: await loadAssets(),
+      assets,
       secrets: [...(options.apiKeys?.length ? options.apiKeys : [service.apiKey]), options.jwtSecret ?? ''],
       a2aVersion: options.a2aVersion ?? '0.3',
       forward: (req, res, target, headers) => answer(service, url, req, res, target, headers),
     };
-    consoleContext = context;
-    return finish(context);
+    consoleUrl = `${consoleOrigin(host, address.port, url)}${consolePath}`;
   }
-  return finish(undefined);
 
-  function finish(context: ConsoleContext | undefined): Emulator {
-    return withControls(service, {
-      url,
-      consoleUrl: context ? `${consoleOrigin(host, address.port, url)}${consolePath}` : undefined,
-      close: async () => {
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeAllConnections();
-        await Promise.all([closed, service.closeAll()]);
-      },
-    });
-  }
+  return withControls(service, {
+    url,
+    consoleUrl,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await Promise.all([closed, service.closeAll()]);
+    },
+  });
 }
 
 /** Where a browser opens the console: on every interface, its loopback address (the only one it answers on). */
