@@ -11,11 +11,14 @@ const emulator = spawn(process.execPath, [bin, ...process.argv.slice(2)], {
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 
-// The emulator prints `Dataworkz emulator listening on URL`, then `API key: KEY`.
+// The emulator prints `Dataworkz emulator listening on URL`, `Console: URL` (unless --no-console),
+// then `API key: KEY`.
 let url;
+let consoleUrl;
 createInterface({ input: emulator.stdout }).on('line', (line) => {
   console.log(line);
   url ??= /listening on (\S+)/.exec(line)?.[1];
+  consoleUrl ??= /^Console: (\S+)/.exec(line)?.[1];
   const apiKey = /^API key: (\S+)/.exec(line)?.[1];
   if (url === undefined || apiKey === undefined) return;
   console.log(`
@@ -25,7 +28,7 @@ Point the examples or your own client at it, in another terminal:
   export DATAWORKZ_API_KEY=${apiKey}
 
   pnpm examples search    # or any example by name; every one without a name
-
+${consoleUrl ? `\nOpen ${consoleUrl} in a browser to see its data, try it and watch the requests.\n` : ''}
 Ctrl-C stops the emulator.`);
 });
 

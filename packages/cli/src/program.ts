@@ -246,6 +246,7 @@ export function buildProgram(result: ProgramResult): Command {
     .option('--port <port>', 'the port to listen on (default: a free one)', port)
     .option('--host <host>', 'the interface to listen on (default 127.0.0.1)')
     .option('--data <dir>', 'serve the QnA systems of this folder')
+    .option('--no-console', 'do not serve the web console at /console')
     .addOption(
       new Option(
         '--a2a-version <version>',

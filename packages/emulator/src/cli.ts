@@ -28,7 +28,10 @@ async function main(): Promise<number> {
     return exit.ok;
   }
   const emulator = await startEmulator(parsed.options);
-  process.stdout.write(`Dataworkz emulator listening on ${emulator.url}\nAPI key: ${emulator.apiKey}\n`);
+  const consoleLine = emulator.consoleUrl ? `Console: ${emulator.consoleUrl}\n` : '';
+  process.stdout.write(
+    `Dataworkz emulator listening on ${emulator.url}\n${consoleLine}API key: ${emulator.apiKey}\n`,
+  );
   await stopRequested;
   await emulator.close();
   return exit.ok;

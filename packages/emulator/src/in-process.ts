@@ -4,8 +4,8 @@ import { readStreamBody } from './http/body.js';
 import { checkOptions, type EmulatorOptions } from './options.js';
 import { createService } from './service.js';
 
-/** Options of the in-process emulator: those of `startEmulator` except the listening ones and `data`, which reads a folder. */
-export type InProcessOptions = Omit<EmulatorOptions, 'port' | 'host' | 'data'>;
+/** Options of the in-process emulator: those of `startEmulator` except the listening ones, `console` (served on the address) and `data`, which reads a folder. */
+export type InProcessOptions = Omit<EmulatorOptions, 'port' | 'host' | 'data' | 'console'>;
 
 /** The emulator without a server: requests go to `fetch`, in any runtime with the Fetch API. */
 export interface InProcessEmulator extends EmulatorControls {

@@ -49,6 +49,12 @@ export interface EmulatorOptions {
    * the ranking of earlier versions.
    */
   embed?: EmbedFunction | false | undefined;
+  /**
+   * Serve the web console at `/console` (the emulator's data, a playground, the request log and the
+   * faults), on the emulator's own address only. Default false; the command-line emulators turn it on.
+   * Only `startEmulator` serves it (an in-process emulator has no address to serve it on).
+   */
+  console?: boolean | undefined;
   /** Receives what goes wrong inside the emulator (pass `console` to see it). Quiet by default. */
   logger?: EmulatorLogger | undefined;
 }

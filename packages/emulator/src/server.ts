@@ -1,6 +1,10 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadAssets } from './console/assets.js';
+import { ExchangeLog } from './console/exchange-log.js';
+import { ConsoleGuard } from './console/guard.js';
+import { answerConsole, type ConsoleContext, consolePath, isConsolePath } from './console/handler.js';
 import { type EmulatorControls, withControls } from './controls.js';
 import { loadDataDirectory } from './data/data-directory.js';
 import type { Answer } from './http/answer.js';
@@ -8,6 +12,7 @@ import { answerClientError } from './http/client-error.js';
 import { errorBody } from './http/errors.js';
 import { readNodeBody } from './http/node-body.js';
 import { writeAnswer } from './http/node-response.js';
+import { resolveLimits } from './limits.js';
 import { utf8 } from './neutral/bytes.js';
 import { checkOptions, type EmulatorOptions } from './options.js';
 import { createService, type DatasetStep, type Service } from './service.js';
@@ -15,6 +20,8 @@ import { createService, type DatasetStep, type Service } from './service.js';
 export interface Emulator extends EmulatorControls {
   /** `http://host:port`, without a trailing slash. */
   readonly url: string;
+  /** The console's address (`{url}/console`; on every interface, at 127.0.0.1) with `console: true`, else undefined. */
+  readonly consoleUrl: string | undefined;
   /** Stops listening and closes every open connection and stream. */
   close(): Promise<void>;
 }
@@ -31,10 +38,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           : [...dataset.systems, ...loaded.systems];
       }
     : undefined;
-  const service = createService(options, addData);
+  const exchanges = options.console ? new ExchangeLog(resolveLimits(options.limits)) : undefined;
+  const service = createService(options, addData, exchanges);
+  // Read before listening, so the console answers from the first request.
+  const assets = exchanges ? await loadAssets() : undefined;
   await service.ready;
   const { limits, log } = service;
   let url = '';
+  let consoleContext: ConsoleContext | undefined;
 
   const headersTimeout = Math.min(limits.requestTimeoutMs, 30_000);
   const server = createServer(
@@ -45,7 +56,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       connectionsCheckingInterval: Math.min(1000, headersTimeout),
     },
     (req, res) => {
-      answer(service, url, req, res).catch((error: unknown) => {
+      const headers = headersOf(req);
+      const target = req.url ?? '/';
+      const handled =
+        consoleContext && isConsolePath(target.split('?')[0] ?? '')
+          ? answerConsole(consoleContext, req, res, headers)
+          : answer(service, url, req, res, target, headers);
+      handled.catch((error: unknown) => {
         // Even the failure answer could not be written: end this connection, keep the process.
         log.error(`The emulator could not answer ${req.method} ${req.url?.split('?')[0]}`, error);
         req.socket.destroy();
@@ -59,15 +76,46 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   url = `http://${host}:${address.port}`;
+  let consoleUrl: string | undefined;
+  if (exchanges && assets) {
+    consoleContext = {
+      service,
+      exchanges,
+      guard: new ConsoleGuard(host, address.port),
+      assets,
+      secrets: [...(options.apiKeys?.length ? options.apiKeys : [service.apiKey]), options.jwtSecret ?? ''],
+      a2aVersion: options.a2aVersion ?? '0.3',
+      forward: (req, res, target, headers) => answer(service, url, req, res, target, headers),
+    };
+    consoleUrl = `${consoleOrigin(host, address.port, url)}${consolePath}`;
+  }
 
   return withControls(service, {
     url,
+    consoleUrl,
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await Promise.all([closed, service.closeAll()]);
     },
   });
+}
+
+/** Where a browser opens the console: on every interface, its loopback address (the only one it answers on). */
+function consoleOrigin(host: string, port: number, url: string): string {
+  if (host === '0.0.0.0') return `http://127.0.0.1:${port}`;
+  if (host === '[::]') return `http://[::1]:${port}`;
+  return url;
+}
+
+/** Header names in lower case; repeated headers joined with `, `. */
+function headersOf(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name in req.headers) {
+    const value = req.headers[name];
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
 }
 
 /**
@@ -79,17 +127,14 @@ async function answer(
   origin: string,
   req: IncomingMessage,
   res: ServerResponse,
+  target: string,
+  headers: Record<string, string>,
 ): Promise<void> {
-  const headers: Record<string, string> = {};
-  for (const name in req.headers) {
-    const value = req.headers[name];
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
   let answer: Answer;
   try {
     answer = await service.respond({
       method: req.method ?? 'GET',
-      target: req.url ?? '/',
+      target,
       headers,
       origin,
       readBody: (limit) => readNodeBody(req, limit),

@@ -1,6 +1,7 @@
 import { providedValuesUri } from './a2a/provided-values.js';
 import { A2AServer } from './a2a/stream.js';
 import { getAgentCard, listAgentLlmProviders, listAgents, respondToAgent } from './agents/handlers.js';
+import type { ExchangeLog } from './console/exchange-log.js';
 import type { Dataset } from './dataset.js';
 import type { Answer } from './http/answer.js';
 import { Authenticator } from './http/auth.js';
@@ -62,6 +63,8 @@ export interface Service {
   readonly log: Log;
   readonly recorder: RequestRecorder;
   readonly faults: FaultList;
+  /** The rate limit in force: the configured one until a console sets another. */
+  readonly rateLimit: RateLimitSwitch;
   /** Settles once the state is built; requests wait for it. */
   readonly ready: Promise<void>;
   /** A2A streams open right now. */
@@ -72,6 +75,15 @@ export interface Service {
   closeAll(): Promise<void>;
 }
 
+/** The rate limit of API requests per credential, changed while the emulator runs. */
+interface RateLimitSwitch {
+  /** Requests per second and burst in force (`Infinity` for none). */
+  readonly current: { perSecond: number; burst: number };
+  set(perSecond: number, burst: number): void;
+  /** Back to the limit the emulator was started with. */
+  reset(): void;
+}
+
 /** Adds to the seeded dataset before the state is built (the node:http adapter's `--data` folder). */
 export type DatasetStep = (dataset: Dataset) => Promise<void>;
 
@@ -79,7 +91,11 @@ export type DatasetStep = (dataset: Dataset) => Promise<void>;
  * Builds the service from options. What needs awaiting (data to load, indexes to build) is one
  * step, `ready`, that requests wait for; credentials, faults and the recorder exist at once.
  */
-export function createService(options: EmulatorOptions, extendDataset?: DatasetStep): Service {
+export function createService(
+  options: EmulatorOptions,
+  extendDataset?: DatasetStep,
+  exchanges?: ExchangeLog,
+): Service {
   const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [`dwz_${randomToken(18)}`];
   const limits = resolveLimits(options.limits);
   const log = toLog(options.logger);
@@ -93,7 +109,20 @@ export function createService(options: EmulatorOptions, extendDataset?: DatasetS
   const faults = new FaultList();
   for (const rule of options.faults ?? []) faults.add(rule);
   const recorder = new RequestRecorder(limits);
-  const rateLimiter = new RateLimiter(limits.rateLimit, limits.rateLimitBurst);
+  let rateLimiter = new RateLimiter(limits.rateLimit, limits.rateLimitBurst);
+  let rateLimitInForce = { perSecond: limits.rateLimit, burst: limits.rateLimitBurst };
+  const rateLimit: RateLimitSwitch = {
+    get current() {
+      return { ...rateLimitInForce };
+    },
+    set(perSecond, burst) {
+      rateLimitInForce = { perSecond, burst };
+      rateLimiter = new RateLimiter(perSecond, burst);
+    },
+    reset() {
+      rateLimit.set(limits.rateLimit, limits.rateLimitBurst);
+    },
+  };
   const questions = new QuestionHistory(limits);
   // Each exchange in progress, with the promise of its end.
   const active = new Map<Closing, Promise<void>>();
@@ -207,18 +236,32 @@ export function createService(options: EmulatorOptions, extendDataset?: DatasetS
     log,
     recorder,
     faults,
+    rateLimit,
     ready,
     get openStreams() {
       return a2a?.openStreams ?? 0;
     },
-    respond(incoming) {
+    respond(given) {
+      let incoming = given;
       const { method, target } = incoming;
       const at = target.indexOf('?');
       const path = at < 0 ? target : target.slice(0, at);
       const rawQuery = at < 0 ? '' : target.slice(at + 1);
       requestCounter += 1;
+      const requestId = `req-${requestCounter}`;
+      const watch = exchanges?.begin(requestId, method, target, incoming.headers);
+      if (watch) {
+        incoming = {
+          ...given,
+          readBody: async (limit) => {
+            const received = await given.readBody(limit);
+            watch.requestBody(received.bytes, received.size);
+            return received;
+          },
+        };
+      }
       const baseHeaders = {
-        'x-request-id': `req-${requestCounter}`,
+        'x-request-id': requestId,
         ...corsHeaders(options.cors, method, incoming.headers.origin),
       };
       const closing = new Closing();
@@ -233,7 +276,14 @@ export function createService(options: EmulatorOptions, extendDataset?: DatasetS
           if (!outlet.started) outlet.refuse();
         });
       active.set(closing, ended);
-      return outlet.response;
+      if (!watch) return outlet.response;
+      return outlet.response.then(
+        (answer) => watch.answered(answer),
+        (error: unknown) => {
+          watch.dropped();
+          throw error;
+        },
+      );
     },
     async closeAll() {
       const ends = [...active];

@@ -52,6 +52,11 @@ export class FaultList {
     this.active.length = 0;
   }
 
+  /** The rules in force, in order, with the uses each has left. */
+  list(): { rule: FaultRule; remaining: number }[] {
+    return this.active.map((f) => ({ rule: { ...f.rule }, remaining: f.remaining }));
+  }
+
   get size(): number {
     return this.active.length;
   }

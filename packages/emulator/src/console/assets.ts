@@ -1,0 +1,32 @@
+import { readFile } from 'node:fs/promises';
+
+/** A file of the console page, ready to send. */
+export interface Asset {
+  type: string;
+  body: Buffer;
+}
+
+/** Where the build puts the bundled page, from this module in `src/console/` or `dist/console/`. */
+const pageDir = new URL('../../dist/console-page/', import.meta.url);
+
+const files: Record<string, string> = {
+  'index.html': 'text/html; charset=utf-8',
+  'app.js': 'text/javascript; charset=utf-8',
+  'app.css': 'text/css; charset=utf-8',
+  'favicon.svg': 'image/svg+xml',
+};
+
+/** The page's files by name, read once at start; empty when the package was not built. */
+export async function loadAssets(): Promise<Map<string, Asset>> {
+  const assets = new Map<string, Asset>();
+  await Promise.all(
+    Object.entries(files).map(async ([name, type]) => {
+      try {
+        assets.set(name, { type, body: await readFile(new URL(name, pageDir)) });
+      } catch {
+        // Absent from a source checkout before its first build: the console says so when opened.
+      }
+    }),
+  );
+  return assets;
+}

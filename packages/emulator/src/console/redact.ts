@@ -1,0 +1,54 @@
+import type { LoggedExchange } from './exchange-log.js';
+
+/** Headers whose values are credentials, whatever they hold. */
+const secretHeaders = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
+
+const redacted = '[redacted]';
+
+/**
+ * A copy of the entry fit for the page: credential headers keep only their scheme, and every
+ * secret the emulator knows (its keys, its JWT secret) or the request presented is replaced
+ * wherever it appears (query, bodies, other headers).
+ */
+export function redactExchange(entry: LoggedExchange, secrets: readonly string[]): LoggedExchange {
+  const presented = credentialOf(entry.requestHeaders.authorization);
+  const known = [...secrets, ...(presented ? [presented] : [])].filter((s) => s.length >= 4);
+  // A secret sent in a query or a form is percent-encoded there.
+  const all = [...new Set([...known, ...known.map(encodeURIComponent)])];
+  // Longest first: a secret that contains another is replaced whole.
+  all.sort((a, b) => b.length - a.length);
+  const scrub = (text: string) => {
+    let out = text;
+    for (const secret of all) out = out.split(secret).join(redacted);
+    return out;
+  };
+  return {
+    ...entry,
+    path: scrub(entry.path),
+    query: scrub(entry.query),
+    requestHeaders: redactHeaders(entry.requestHeaders, scrub),
+    requestBody: scrub(entry.requestBody),
+    responseHeaders: redactHeaders(entry.responseHeaders, scrub),
+    responseBody: scrub(entry.responseBody),
+  };
+}
+
+function redactHeaders(
+  headers: Record<string, string>,
+  scrub: (text: string) => string,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!secretHeaders.has(name)) out[name] = scrub(value);
+    else {
+      const scheme = /^(\S+)\s+\S/.exec(value)?.[1];
+      out[name] = scheme && name.endsWith('authorization') ? `${scheme} ${redacted}` : redacted;
+    }
+  }
+  return out;
+}
+
+/** The credential of an `Authorization` value (`SSWS <key>`, `Bearer <jwt>`), if it has one. */
+function credentialOf(header: string | undefined): string | undefined {
+  return header === undefined ? undefined : /^\S+\s+(\S+)/.exec(header.trim())?.[1];
+}

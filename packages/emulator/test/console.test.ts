@@ -1,0 +1,245 @@
+import { request } from 'node:http';
+import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const apiKey = 'console-test-key-0123456789';
+let emu: Emulator;
+let host: string;
+
+beforeAll(async () => {
+  emu = await startEmulator({ console: true, apiKeys: [apiKey], agentStepDelayMs: 0 });
+  host = new URL(emu.url).host;
+});
+
+afterAll(async () => {
+  await emu?.close();
+});
+
+/** A raw request, so the test sets the Host header as a rebinding page's browser would. */
+function raw(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+  const url = new URL(emu.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: url.hostname, port: url.port, method, path, headers, setHost: false },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const page = () => ({ host, origin: `http://${host}`, 'sec-fetch-site': 'same-origin' });
+
+describe('the console', () => {
+  it('is served at /console, with a policy that keeps the page to its own origin', async () => {
+    expect(emu.consoleUrl).toBe(`${emu.url}/console`);
+    const res = await raw('GET', '/console', { host });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(res.text).toContain('/console/assets/app.js');
+    expect((await raw('GET', '/console/assets/app.js', { host })).status).toBe(200);
+    // The page's own views are the page too (it routes them).
+    expect((await raw('GET', '/console/log/3', { host })).text).toBe(res.text);
+  });
+
+  it('is opened at a loopback address when the emulator listens on every interface', async () => {
+    const everywhere = await startEmulator({ console: true, host: '0.0.0.0', apiKeys: [apiKey] });
+    try {
+      const port = new URL(everywhere.url).port;
+      expect(everywhere.consoleUrl).toBe(`http://127.0.0.1:${port}/console`);
+      expect((await fetch(everywhere.consoleUrl ?? '')).status).toBe(200);
+    } finally {
+      await everywhere.close();
+    }
+  });
+
+  it('is off unless asked for', async () => {
+    const plain = await startEmulator({ apiKeys: [apiKey] });
+    try {
+      expect(plain.consoleUrl).toBeUndefined();
+      // Any other path of the service: credentials first.
+      const res = await fetch(`${plain.url}/console/api/proxy/api/qna/v1/systems`);
+      expect(res.status).toBe(401);
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('refuses another Host (DNS rebinding), another Origin and cross-site requests', async () => {
+    const path = '/console/api/proxy/api/qna/v1/systems';
+    const port = new URL(emu.url).port;
+    expect((await raw('GET', path, { host: `attacker.example:${port}` })).status).toBe(403);
+    expect((await raw('GET', path, { host: 'attacker.example' })).status).toBe(403);
+    expect((await raw('GET', path, { host, origin: 'http://attacker.example' })).status).toBe(403);
+    expect((await raw('GET', path, { host, origin: 'null' })).status).toBe(403);
+    expect((await raw('GET', path, { host, 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await raw('GET', '/console', { host: 'attacker.example' })).status).toBe(403);
+    // A change of state needs the page's Origin.
+    const noOrigin = await raw(
+      'POST',
+      '/console/api/faults',
+      { host, 'content-type': 'application/json' },
+      '{"status":503}',
+    );
+    expect(noOrigin.status).toBe(403);
+    expect(emu.faults).toBeDefined();
+    // The loopback names of the same port are the same emulator.
+    expect((await raw('GET', path, { host: `localhost:${port}` })).status).toBe(200);
+    expect((await raw('GET', path, page())).status).toBe(200);
+  });
+
+  it('calls the API for the page with the key, which the API still requires of everyone else', async () => {
+    const res = await raw(
+      'GET',
+      `/console/api/proxy/api/qna/v1/systems/${seed.systems.supportKb.systemId}`,
+      page(),
+    );
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.text).name).toBe('Customer Support Knowledge Base');
+    expect(res.text).not.toContain(apiKey);
+    expect((await fetch(`${emu.url}/api/qna/v1/systems`)).status).toBe(401);
+    // Only API paths: not the test controls, which could clear the log or read raw requests.
+    expect((await raw('GET', '/console/api/proxy/_emulator/requests', page())).status).toBe(404);
+  });
+
+  it('logs every request with its answer, the key redacted everywhere', async () => {
+    await raw('DELETE', '/console/api/log', page());
+    const query = `query=${encodeURIComponent(`refund ${apiKey}`)}`;
+    const own = await fetch(
+      `${emu.url}/api/qna/v1/systems/${seed.systems.supportKb.systemId}/search?${query}`,
+      {
+        headers: { authorization: `SSWS ${apiKey}`, 'x-api-key': apiKey },
+      },
+    );
+    expect(own.status).toBe(200);
+    const wrong = await fetch(`${emu.url}/api/agents/v1/`, {
+      headers: { authorization: 'SSWS wrong-key-42' },
+    });
+    expect(wrong.status).toBe(401);
+
+    const list = await raw('GET', '/console/api/log', page());
+    expect(list.text).not.toContain(apiKey);
+    const rows = JSON.parse(list.text).entries as {
+      id: number;
+      path: string;
+      status: number;
+      from: string;
+      requestId: string;
+    }[];
+    expect(rows.map((r) => [r.path, r.status, r.from])).toEqual([
+      ['/api/agents/v1/', 401, 'program'],
+      [`/api/qna/v1/systems/${seed.systems.supportKb.systemId}/search`, 200, 'program'],
+    ]);
+    expect(rows[1]?.requestId).toBe(own.headers.get('x-request-id'));
+
+    const detail = await raw('GET', `/console/api/log/${rows[1]?.id}`, page());
+    expect(detail.text).not.toContain(apiKey);
+    const entry = JSON.parse(detail.text);
+    expect(entry.requestHeaders.authorization).toBe('SSWS [redacted]');
+    expect(entry.requestHeaders['x-api-key']).toBe('[redacted]');
+    expect(entry.query).toBe('query=refund%20[redacted]');
+    expect(JSON.parse(entry.responseBody).question).toBe('refund [redacted]');
+    // A wrong key is a credential too.
+    const refused = JSON.parse((await raw('GET', `/console/api/log/${rows[0]?.id}`, page())).text);
+    expect(refused.requestHeaders.authorization).toBe('SSWS [redacted]');
+    expect(JSON.stringify(refused)).not.toContain('wrong-key-42');
+  });
+
+  it('keeps a stream as its events, and an agent run through the page as from the console', async () => {
+    await raw('DELETE', '/console/api/log', page());
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'message/stream',
+      params: {
+        message: {
+          kind: 'message',
+          messageId: 'm-1',
+          role: 'user',
+          parts: [{ kind: 'text', text: 'Where is order 1001?' }],
+        },
+      },
+    });
+    const res = await raw(
+      'POST',
+      `/console/api/proxy/api/agents/v1/a2a/${seed.agents.orderStatus.agentId}/stream`,
+      {
+        ...page(),
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        'content-length': String(body.length),
+      },
+      body,
+    );
+    expect(res.status).toBe(200);
+    const [row] = JSON.parse((await raw('GET', '/console/api/log', page())).text).entries;
+    expect(row).toMatchObject({ method: 'POST', status: 200, state: 'done', from: 'console' });
+    const entry = JSON.parse((await raw('GET', `/console/api/log/${row.id}`, page())).text);
+    expect(entry.requestBody).toBe(body);
+    expect(entry.responseBody).toBe(res.text);
+    expect(entry.responseBody).toContain('"state":"completed"');
+    expect(entry.requestHeaders['user-agent']).toBe('Dataworkz emulator console');
+  });
+
+  it('keeps the most recent requests, within the recorded-request limits', async () => {
+    const small = await startEmulator({
+      console: true,
+      apiKeys: [apiKey],
+      limits: { maxRecordedRequests: 3 },
+    });
+    try {
+      const smallHost = new URL(small.url).host;
+      for (let i = 0; i < 5; i++) {
+        await fetch(`${small.url}/api/agents/v1/?n=${i}`, { headers: { authorization: `SSWS ${apiKey}` } });
+      }
+      const res = await fetch(`${small.url}/console/api/log`, { headers: { host: smallHost } });
+      const rows = ((await res.json()) as { entries: { query: string }[] }).entries;
+      expect(rows.map((r) => r.query)).toEqual(['n=4', 'n=3', 'n=2']);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('switches faults and a rate limit on, lists them and clears them', async () => {
+    const post = (name: string, method: string, value: unknown) => {
+      const text = JSON.stringify(value);
+      return raw(method, `/console/api/${name}`, { ...page(), 'content-type': 'application/json' }, text);
+    };
+    const bad = await post('faults', 'POST', { status: 99 });
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.text).message).toBe(
+      "Fault rule field 'status' must be an HTTP status from 200 to 599",
+    );
+    const added = await post('faults', 'POST', { route: 'listQnaSystems', status: 503, times: 2 });
+    expect(JSON.parse(added.text).faults).toEqual([
+      { rule: { route: 'listQnaSystems', status: 503, times: 2 }, remaining: 2 },
+    ]);
+    const headers = { authorization: `SSWS ${apiKey}` };
+    expect((await fetch(`${emu.url}/api/qna/v1/systems`, { headers })).status).toBe(503);
+    expect(JSON.parse((await raw('GET', '/console/api/faults', page())).text).faults[0].remaining).toBe(1);
+
+    const limited = await post('rate-limit', 'PUT', { perSecond: 0.5, burst: 1 });
+    expect(JSON.parse(limited.text).rateLimit).toEqual({ perSecond: 0.5, burst: 1 });
+    expect((await fetch(`${emu.url}/api/agents/v1/`, { headers })).status).toBe(200);
+    expect((await fetch(`${emu.url}/api/agents/v1/`, { headers })).status).toBe(429);
+
+    const cleared = JSON.parse((await raw('DELETE', '/console/api/faults', page())).text);
+    expect(cleared.faults).toEqual([]);
+    expect(cleared.rateLimit).toEqual({ perSecond: null, burst: null });
+    expect((await fetch(`${emu.url}/api/qna/v1/systems`, { headers })).status).toBe(200);
+    expect((await fetch(`${emu.url}/api/agents/v1/`, { headers })).status).toBe(200);
+  });
+});
