@@ -5,6 +5,7 @@ import { toRunError } from './failure.js';
 import type { ResumePolicy } from './resume.js';
 import type { RunConnection } from './run-events.js';
 import { RunIterator } from './run-iterator.js';
+import type { RunTrace } from './run-trace.js';
 
 export type { FinalAnswer } from './answer.js';
 
@@ -16,6 +17,8 @@ export interface RunOptions {
   timeoutMs?: number | undefined;
   /** How to get back to the task when the stream breaks; undefined: the break ends the run. */
   resume?: ResumePolicy | undefined;
+  /** The run's span. */
+  trace?: RunTrace | undefined;
 }
 
 // setTimeout cannot wait longer than this; a longer time-out means "none".
@@ -72,9 +75,18 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
   [Symbol.asyncIterator](): AsyncIterableIterator<AgentEvent, undefined> {
     if (this.#started) throw new DataworkzError('An agent run can be iterated only once.');
     this.#started = true;
+    const runTrace = this.#options.trace;
+    if (runTrace) {
+      runTrace.start();
+      this.#final.promise.then(
+        (answer) => runTrace.answered(answer),
+        (error: unknown) => runTrace.failed(error),
+      );
+    }
     const answer = new RunAnswer(this.#final, (event) => {
       this.#taskId = event.taskId ?? this.#taskId;
       this.#contextId = event.contextId ?? this.#contextId;
+      runTrace?.event(event);
     });
     const controller = this.#controller;
     const { signal } = controller;

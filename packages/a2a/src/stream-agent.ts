@@ -13,14 +13,17 @@ import {
   snapshotContextValues,
   withProvidedValues,
 } from '@dataworkz/context-values';
+import { context } from '@opentelemetry/api';
 import type { A2AMessage, A2APart } from './a2a-types.js';
 import { cachedCard, checkProtocol, sendInVersion } from './agent-protocol.js';
+import { knownCard } from './card-cache.js';
 import { agentEndpoint } from './endpoint.js';
 import { userMessage } from './message.js';
 import type { A2AProtocol } from './protocol/select.js';
 import { type ResumeOptions, resumePolicy } from './resume.js';
 import { AgentRun } from './run.js';
 import type { OpenedStream, RunConnection } from './run-events.js';
+import { RunTrace, serverOf } from './run-trace.js';
 import { sdkFetch } from './sdk/fetch.js';
 import { type AgentTransport, type ProtocolVersion, transportFor } from './sdk/transport.js';
 import { taskTransport } from './tasks.js';
@@ -147,7 +150,16 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
   // Server text: redacted before it is cut for the log line.
   const skipped = (what: string) =>
     dw.logger.debug(excerpt(redactLatest(`agent stream: skipped ${what}`), SKIPPED_LINE_CHARS));
+  const runTrace = new RunTrace({
+    agentId: id,
+    agentName: knownCard(dw, id)?.name,
+    server: serverOf(dw.baseUrl),
+    captureContent: dw.captureContent,
+    input: options.text,
+  });
+  const traceContext = () => runTrace.context;
   const fetchImpl = sdkFetch(dw, {
+    traceContext,
     operation: 'streamAgent',
     timeout: headersTimeoutMs,
     limits: { ...limits, skipped },
@@ -182,13 +194,21 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
     return { events, first };
   }
 
+  // Inside the run's trace context, so the card reads and task calls are the run's children too.
   const connection: RunConnection = {
-    open,
+    open: (signal) => context.with(runTrace.context, open, undefined, signal),
     resubscribe: (taskId, signal) => transport.resubscribe(taskId, { signal, extensions }),
     getTask: (taskId, signal) =>
-      taskTransport(dw, id, transport.version, signal).getTask({ id: taskId }, { signal }),
+      context.with(runTrace.context, () =>
+        taskTransport(dw, id, transport.version, signal).getTask({ id: taskId }, { signal }),
+      ),
     redact: (value) => redactLatest(value),
   };
 
-  return new AgentRun(connection, { signal: options.signal, timeoutMs: runTimeoutMs, resume });
+  return new AgentRun(connection, {
+    signal: options.signal,
+    timeoutMs: runTimeoutMs,
+    resume,
+    trace: runTrace,
+  });
 }

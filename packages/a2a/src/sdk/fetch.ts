@@ -1,4 +1,5 @@
 import { type Dataworkz, excerpt, type Redactor, readErrorBody } from '@dataworkz/client';
+import { type Context, context } from '@opentelemetry/api';
 import { JsonRpcError, NotAStreamError } from '../errors.js';
 import { type SseBodyLimits, sseBody } from './sse-body.js';
 
@@ -17,6 +18,11 @@ export interface SdkFetchOptions {
   limits?: Omit<SseBodyLimits, 'signal'> | undefined;
   /** Given the redactor for each response as it arrives: it removes the credential that request sent. */
   onResponse?: ((redact: Redactor) => void) | undefined;
+  /**
+   * The trace context each request is sent in (the run's span): the SDK calls this fetch from inside
+   * its own iterators, where the context active is the caller's of `next()`, not the run's.
+   */
+  traceContext?: (() => Context) | undefined;
 }
 
 // How much of the server's own words an error message quotes.
@@ -37,12 +43,9 @@ export function sdkFetch(dw: Dataworkz, options: SdkFetchOptions): SdkFetch {
   return async (input, init = {}) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const stream = new Headers(init.headers).get('accept') === 'text/event-stream';
-    const response = await dw.authorizedFetch(url, {
-      ...init,
-      stream,
-      timeout: options.timeout,
-      operation: options.operation,
-    });
+    const request = () =>
+      dw.authorizedFetch(url, { ...init, stream, timeout: options.timeout, operation: options.operation });
+    const response = await (options.traceContext ? context.with(options.traceContext(), request) : request());
     const redact: Redactor = (value) => dw.redact(value, response);
     options.onResponse?.(redact);
     if (!stream) return response;

@@ -15,7 +15,7 @@ import {
 import { APIError } from '../core/errors.js';
 
 /** The instrumentation scope of the client's spans and metrics. */
-export const CLIENT_SCOPE = '@dataworkz/client';
+const CLIENT_SCOPE = '@dataworkz/client';
 
 // Seconds, as the semantic conventions advise for both histograms.
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 30, 60];
@@ -82,7 +82,7 @@ export function serverAttributes(url: URL): { 'server.address': string; 'server.
 }
 
 /** `error.type` for a failure: the HTTP status for an error response, else the error's name. */
-export function errorType(error: unknown): string {
+function errorType(error: unknown): string {
   if (error instanceof APIError) return String(error.status);
   return error instanceof Error ? error.name : '_OTHER';
 }
@@ -217,7 +217,7 @@ export class CallTrace {
 }
 
 /** Content as the GenAI conventions' message JSON: one message with one text part. */
-export function messages(role: 'user' | 'assistant', text: string): string {
+function messages(role: 'user' | 'assistant', text: string): string {
   return JSON.stringify([{ role, parts: [{ type: 'text', content: text }] }]);
 }
 

@@ -1,0 +1,183 @@
+import {
+  type Attributes,
+  type Context,
+  context,
+  type Histogram,
+  type MeterProvider,
+  metrics,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
+import type { FinalAnswer } from './answer.js';
+import type { AgentEvent } from './events.js';
+
+/** The instrumentation scope of agent runs. */
+const SCOPE = '@dataworkz/a2a';
+const DURATION_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
+
+let instruments: { provider: MeterProvider; duration: Histogram } | undefined;
+
+/** The operation histogram, made again when the application registers another meter provider. */
+function durationHistogram(): Histogram {
+  const provider = metrics.getMeterProvider();
+  if (instruments?.provider !== provider) {
+    instruments = {
+      provider,
+      duration: provider.getMeter(SCOPE).createHistogram('gen_ai.client.operation.duration', {
+        unit: 's',
+        description: 'Duration of agent runs, from the message sent to the run’s end, resumes included.',
+        advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+      }),
+    };
+  }
+  return instruments.duration;
+}
+
+/** `server.address` and `server.port` of the deployment, as the HTTP conventions name them. */
+export function serverOf(baseUrl: string): RunTraceSite['server'] {
+  const url = new URL(baseUrl);
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  return { 'server.address': url.hostname, 'server.port': port };
+}
+
+/** Who the run calls, for its span. */
+export interface RunTraceSite {
+  agentId: string;
+  /** The agent's name, when its card has been read. */
+  agentName: string | undefined;
+  server: { 'server.address': string; 'server.port': number };
+  captureContent: boolean;
+  /** The user's text, recorded only with content capture. */
+  input: string | undefined;
+}
+
+/**
+ * An agent run's `invoke_agent` span, from the first request to the run's end: the task and
+ * conversation ids once the stream names them, each task update as an event in order, each resume
+ * as an event, ERROR with `error.type` when the task fails or is cancelled or the run breaks for good.
+ * Requests the run makes are sent inside `context`, so they are its children and carry its trace.
+ */
+export class RunTrace {
+  /** Where the run's requests are made: the span's context once it started, else the caller's. */
+  context: Context;
+  private readonly parent: Context;
+  private readonly site: RunTraceSite;
+  private span: Span | undefined;
+  private started = 0;
+  private taskId: string | undefined;
+  private contextId: string | undefined;
+
+  /** Made where `streamAgent` is called: the run's span goes under whatever span is active there. */
+  constructor(site: RunTraceSite) {
+    this.site = site;
+    this.parent = context.active();
+    this.context = this.parent;
+  }
+
+  /** The run sends its message. */
+  start(): void {
+    const { site } = this;
+    const span = trace
+      .getTracer(SCOPE)
+      .startSpan(`invoke_agent ${site.agentName ?? site.agentId}`, { kind: SpanKind.CLIENT }, this.parent);
+    this.span = span;
+    this.started = performance.now();
+    if (!span.isRecording()) return;
+    this.context = trace.setSpan(this.parent, span);
+    const attributes: Attributes = {
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.provider.name': 'dataworkz',
+      'gen_ai.agent.id': site.agentId,
+      ...site.server,
+    };
+    if (site.agentName !== undefined) attributes['gen_ai.agent.name'] = site.agentName;
+    if (site.captureContent && site.input !== undefined) {
+      attributes['gen_ai.input.messages'] = JSON.stringify([
+        { role: 'user', parts: [{ type: 'text', content: site.input }] },
+      ]);
+    }
+    span.setAttributes(attributes);
+  }
+
+  /** An event of the run, as delivered. */
+  event(event: AgentEvent): void {
+    const span = this.span;
+    if (span === undefined || !span.isRecording()) return;
+    if (event.taskId !== undefined && event.taskId !== this.taskId) {
+      this.taskId = event.taskId;
+      span.setAttribute('dataworkz.task.id', event.taskId);
+    }
+    if (event.contextId !== undefined && event.contextId !== this.contextId) {
+      this.contextId = event.contextId;
+      span.setAttribute('gen_ai.conversation.id', event.contextId);
+    }
+    if (event.type === 'task-update') {
+      const { data } = event;
+      const attributes: Attributes = { 'dataworkz.task_update.type': String(data.type) };
+      if (data.name !== undefined) attributes['dataworkz.task_update.name'] = data.name;
+      if (data.scenario !== undefined) attributes['dataworkz.task_update.scenario'] = data.scenario;
+      if (data.tool !== undefined) attributes['dataworkz.task_update.tool'] = data.tool;
+      if (data.toolType !== undefined) attributes['dataworkz.task_update.tool_type'] = data.toolType;
+      if (data.status !== undefined) attributes['dataworkz.task_update.status'] = data.status;
+      // What the agent says it does may quote the user: content.
+      if (this.site.captureContent && data.message !== undefined) {
+        attributes['dataworkz.task_update.message'] = data.message;
+      }
+      span.addEvent('task_update', attributes);
+    } else if (event.type === 'resumed') {
+      span.addEvent('resumed', {
+        'dataworkz.resume.via': event.via,
+        'dataworkz.resume.attempts': event.attempts,
+        'dataworkz.resume.gap_ms': Math.round(event.gapMs),
+        'error.type': event.error.name,
+      });
+    } else if ((event.type === 'status' || event.type === 'task') && event.state !== undefined) {
+      span.addEvent('status', { 'dataworkz.task.state': event.state });
+    }
+  }
+
+  /** The run ended with its answer (the task completed, or asks for input). */
+  answered(answer: FinalAnswer): void {
+    const span = this.span;
+    if (span?.isRecording()) {
+      span.setAttribute('dataworkz.task.state', answer.state);
+      if (this.site.captureContent) {
+        span.setAttribute(
+          'gen_ai.output.messages',
+          JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: answer.answer }] }]),
+        );
+      }
+    }
+    this.end(undefined);
+  }
+
+  /** The run ended with `error`: a failed or cancelled task, a break it could not get over, an abort. */
+  failed(error: unknown): void {
+    const type = error instanceof Error ? error.name : '_OTHER';
+    const span = this.span;
+    if (span?.isRecording()) {
+      const state = (error as { state?: unknown }).state;
+      if (typeof state === 'string') span.setAttribute('dataworkz.task.state', state);
+      span.setAttribute('error.type', type);
+      // The name only: an error's message may quote the agent.
+      span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+    }
+    this.end(type);
+  }
+
+  private end(errorType: string | undefined): void {
+    const span = this.span;
+    if (span === undefined) return;
+    this.span = undefined;
+    const attributes: Attributes = {
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.provider.name': 'dataworkz',
+      ...this.site.server,
+    };
+    if (errorType !== undefined) attributes['error.type'] = errorType;
+    durationHistogram().record((performance.now() - this.started) / 1000, attributes);
+    span.end();
+  }
+}
