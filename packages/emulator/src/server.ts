@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { type EmulatorControls, withControls } from './controls.js';
 import { loadDataDirectory } from './data/data-directory.js';
+import { sentenceEncoderModel } from './embedding/sentence-encoder.js';
 import type { Answer } from './http/answer.js';
 import { answerClientError } from './http/client-error.js';
 import { errorBody } from './http/errors.js';
@@ -31,7 +32,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           : [...dataset.systems, ...loaded.systems];
       }
     : undefined;
-  const service = createService(options, addData);
+  // The sentence encoder leads the default ranking when its optional packages are installed.
+  const encoder = options.embed === undefined ? sentenceEncoderModel() : Promise.resolve(undefined);
+  const service = createService(options, addData, encoder);
   await service.ready;
   const { limits, log } = service;
   let url = '';

@@ -2,6 +2,7 @@ import { providedValuesUri } from './a2a/provided-values.js';
 import { A2AServer } from './a2a/stream.js';
 import { getAgentCard, listAgentLlmProviders, listAgents, respondToAgent } from './agents/handlers.js';
 import type { Dataset } from './dataset.js';
+import type { EmbeddingModel } from './embedding/model.js';
 import type { Answer } from './http/answer.js';
 import { Authenticator } from './http/auth.js';
 import type { ReceivedBody } from './http/body.js';
@@ -79,7 +80,11 @@ export type DatasetStep = (dataset: Dataset) => Promise<void>;
  * Builds the service from options. What needs awaiting (data to load, indexes to build) is one
  * step, `ready`, that requests wait for; credentials, faults and the recorder exist at once.
  */
-export function createService(options: EmulatorOptions, extendDataset?: DatasetStep): Service {
+export function createService(
+  options: EmulatorOptions,
+  extendDataset?: DatasetStep,
+  sentenceEncoder?: Promise<EmbeddingModel | undefined>,
+): Service {
   const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [`dwz_${randomToken(18)}`];
   const limits = resolveLimits(options.limits);
   const log = toLog(options.logger);
@@ -102,7 +107,10 @@ export function createService(options: EmulatorOptions, extendDataset?: DatasetS
   const built = (async () => {
     const dataset = seededDataset({ noDefaultLlm: options.noDefaultLlm ?? false });
     if (extendDataset) await extendDataset(dataset);
-    const state = await ServiceState.create(dataset, { embed: options.embed });
+    const state = await ServiceState.create(dataset, {
+      embed: options.embed,
+      sentenceEncoder: await sentenceEncoder,
+    });
     a2a = new A2AServer(
       state,
       extensionUri,
