@@ -23,7 +23,7 @@ export interface StateOptions {
  * 0.3 BM25. Under the floor (0.2, below every answerable tuning question's best score) an answer cites
  * nothing.
  */
-export function builtInRanking(sentenceEncoder: EmbeddingModel | undefined): Ranking {
+function builtInRanking(sentenceEncoder: EmbeddingModel | undefined): Ranking {
   return sentenceEncoder
     ? {
         models: [
