@@ -115,15 +115,18 @@ export function runSection(
       return sizeAndImport(runtime, plan, sizes);
     case 'retrieval':
       return withServer(runtime, 'emulator', (emulator) =>
-        withServer(runtime, 'emulator-lexical', (lexical) =>
-          inChild(runtime, plan, {
-            section: 'retrieval',
-            subject: { name: 'embeddings + BM25', ...retrievalTarget(emulator) },
-            baseline: { name: 'BM25 only (earlier)', ...retrievalTarget(lexical) },
-            connections: plan.loadConnections,
-            seconds: plan.loadSeconds,
-            rounds: plan.loadRounds,
-          }),
+        withServer(runtime, 'emulator-word-vectors', (wordVectors) =>
+          withServer(runtime, 'emulator-lexical', (lexical) =>
+            inChild(runtime, plan, {
+              section: 'retrieval',
+              subject: { name: 'sentence encoder + word vectors + BM25', ...retrievalTarget(emulator) },
+              baseline: { name: 'word vectors + BM25 (0.2)', ...retrievalTarget(wordVectors) },
+              lexical: { name: 'BM25 only (earlier)', ...retrievalTarget(lexical) },
+              connections: plan.loadConnections,
+              seconds: plan.loadSeconds,
+              rounds: plan.loadRounds,
+            }),
+          ),
         ),
       );
     case 'mcp':

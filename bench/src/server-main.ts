@@ -1,7 +1,7 @@
 /** Child-process entry: starts one server on loopback, reports where it listens, serves until stopped. */
 import { answerParent } from './child.js';
 
-export type ServerKind = 'emulator' | 'emulator-lexical' | 'stream-source';
+export type ServerKind = 'emulator' | 'emulator-word-vectors' | 'emulator-lexical' | 'stream-source';
 
 export interface ServerInfo {
   readonly url: string;
@@ -22,9 +22,14 @@ answerParent(async (request) => {
   const server =
     kind === 'stream-source'
       ? await (await import('./servers/stream-source.js')).startStreamSource(apiKey)
-      : kind === 'emulator' || kind === 'emulator-lexical'
+      : kind === 'emulator' || kind === 'emulator-word-vectors' || kind === 'emulator-lexical'
         ? await (await import('./servers/emulator.js')).startBenchEmulator(apiKey, {
-            lexical: kind === 'emulator-lexical',
+            ranking:
+              kind === 'emulator-lexical'
+                ? 'lexical'
+                : kind === 'emulator-word-vectors'
+                  ? 'word-vectors'
+                  : 'default',
           })
         : undefined;
   if (!server) throw new Error(`unknown server kind: ${String(kind)}`);

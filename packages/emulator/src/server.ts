@@ -7,6 +7,7 @@ import { ConsoleGuard } from './console/guard.js';
 import { answerConsole, type ConsoleContext, consolePath, isConsolePath } from './console/handler.js';
 import { type EmulatorControls, withControls } from './controls.js';
 import { loadDataDirectory } from './data/data-directory.js';
+import { sentenceEncoderModel } from './embedding/sentence-encoder.js';
 import type { Answer } from './http/answer.js';
 import { answerClientError } from './http/client-error.js';
 import { errorBody } from './http/errors.js';
@@ -39,7 +40,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       }
     : undefined;
   const exchanges = options.console ? new ExchangeLog(resolveLimits(options.limits)) : undefined;
-  const service = createService(options, addData, exchanges);
+  // The sentence encoder leads the default ranking when its optional packages are installed.
+  const encoder = options.embed === undefined ? sentenceEncoderModel() : Promise.resolve(undefined);
+  const service = createService(options, addData, exchanges, encoder);
   // Read before listening, so the console answers from the first request.
   const assets = exchanges ? await loadAssets() : undefined;
   await service.ready;

@@ -3,6 +3,7 @@ import { A2AServer } from './a2a/stream.js';
 import { getAgentCard, listAgentLlmProviders, listAgents, respondToAgent } from './agents/handlers.js';
 import type { ExchangeLog } from './console/exchange-log.js';
 import type { Dataset } from './dataset.js';
+import type { EmbeddingModel } from './embedding/model.js';
 import type { Answer } from './http/answer.js';
 import { Authenticator } from './http/auth.js';
 import type { ReceivedBody } from './http/body.js';
@@ -95,6 +96,7 @@ export function createService(
   options: EmulatorOptions,
   extendDataset?: DatasetStep,
   exchanges?: ExchangeLog,
+  sentenceEncoder?: Promise<EmbeddingModel | undefined>,
 ): Service {
   const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [`dwz_${randomToken(18)}`];
   const limits = resolveLimits(options.limits);
@@ -131,7 +133,10 @@ export function createService(
   const built = (async () => {
     const dataset = seededDataset({ noDefaultLlm: options.noDefaultLlm ?? false });
     if (extendDataset) await extendDataset(dataset);
-    const state = await ServiceState.create(dataset, { embed: options.embed });
+    const state = await ServiceState.create(dataset, {
+      embed: options.embed,
+      sentenceEncoder: await sentenceEncoder,
+    });
     a2a = new A2AServer(
       state,
       extensionUri,

@@ -20,9 +20,29 @@ async function dimensionsOf(emu: Emulator, systemId: string): Promise<unknown> {
   return obj((await call(emu, `/api/qna/v1/systems/${systemId}`)).json).dimensions;
 }
 
-describe('retrieval with the built-in model', () => {
+describe('retrieval with the built-in word vectors', () => {
   let emu: Emulator;
   beforeAll(async () => {
+    emu = await startEmulator({ embed: 'word-vectors' });
+  });
+  afterAll(() => emu.close());
+
+  it('ranks with the 100-d word vectors and BM25', async () => {
+    expect(await dimensionsOf(emu, docs)).toBe(100);
+    const items = await search(emu, kb, { query: 'how do I get my money back' });
+    expect(items[0]?.data).toMatch(/refund/i);
+  });
+});
+
+describe('retrieval with the built-in model', () => {
+  let emu: Emulator;
+  const listenerCounts = () => [
+    process.listenerCount('uncaughtException'),
+    process.listenerCount('unhandledRejection'),
+  ];
+  let listenersBefore: number[] = [];
+  beforeAll(async () => {
+    listenersBefore = listenerCounts();
     emu = await startEmulator();
   });
   afterAll(() => emu.close());
@@ -94,8 +114,24 @@ describe('retrieval with the built-in model', () => {
     );
   });
 
-  it('shows the model’s vector length as the system’s dimensions', async () => {
-    expect(await dimensionsOf(emu, docs)).toBe(100);
+  it('shows the sentence encoder’s vector length as the system’s dimensions', async () => {
+    expect(await dimensionsOf(emu, docs)).toBe(512);
+  });
+
+  it('leaves the process’s error listeners as they were after loading the encoder', async () => {
+    // A fresh question waits for the encoder's weights; loading them must not add process listeners.
+    await search(emu, kb, { query: 'a question asked for the first time in this process' });
+    expect(listenerCounts()).toEqual(listenersBefore);
+  });
+
+  it('says it does not know, citing nothing, when no passage is about the question', async () => {
+    const answer = await call(
+      emu,
+      `/api/qna/v1/systems/${kb}/answer?${q({ questionText: 'are you hiring software engineers', llmProviderId: seed.llms.accountDefault })}`,
+    );
+    const text = String(obj(answer.json).answer);
+    expect(text).toContain('No answer to this question was found');
+    expect(text).not.toMatch(/\[\d+\]/);
   });
 
   it('answers from the passages it retrieves', async () => {

@@ -12,6 +12,22 @@ export interface EmbeddingModel {
    * direction (SIF's common component) that otherwise makes every passage look alike.
    */
   centre: boolean;
+  /**
+   * The texts a passage is embedded as; their unit vectors are averaged into the passage's vector.
+   * Default: the title, then the paragraph, as one text.
+   */
+  passageTexts?: (title: string, text: string) => string[];
+}
+
+/**
+ * How a system's passages are ranked: the weighted cosine similarities of one or more models plus the
+ * weighted BM25 score (the weights sum to 1), and the score below which an answer cites nothing.
+ */
+export interface Ranking {
+  models: { model: EmbeddingModel; weight: number }[];
+  lexicalWeight: number;
+  /** An answer whose best passage scores below this says nothing was found. */
+  answerFloor: number;
 }
 
 /** A custom embedding model returned something retrieval cannot use. */

@@ -186,7 +186,9 @@ export async function answerQuestion(
   const generate = await timed(
     'LLM_GENERATE',
     // Deployments' answers begin with a blank line, as the model writes it.
-    () => `\n\n${composeAnswer(query, hits) ?? `No answer to this question was found in ${system.name}.`}`,
+    // Below the ranking's floor the best passage is not about the question: cite nothing rather than it.
+    () =>
+      `\n\n${((hits[0]?.score ?? 0) >= retriever.answerFloor && composeAnswer(query, hits)) || `No answer to this question was found in ${system.name}.`}`,
     (text) => ({ LlmProviderId: input.llmProviderId ?? null, Characters: text.length }),
   );
   const answer = generate.value;

@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch';
 import type { CorpusDocument, QnaSystem } from '../data/model.js';
-import { checkEmbeddings, type EmbeddingModel, type EmbedFunction } from '../embedding/model.js';
+import { checkEmbeddings, type EmbeddingModel, type Ranking } from '../embedding/model.js';
 import { type FilterExpression, matchesFilter } from './filter.js';
 
 /** One indexed paragraph of a document. */
@@ -34,27 +34,34 @@ const tokenize: (text: string) => string[] = MiniSearch.getDefault('tokenize');
 /** Longer query terms are matched as written or by prefix, never fuzzily. */
 const maxFuzzyTermLength = 32;
 
-/**
- * Share of the semantic similarity in a hit's score; the rest is the lexical score, so a passage holding
- * the query's exact terms or ids outranks one that is only about the same thing.
- */
-const semanticWeight = 0.7;
-
 /** Texts per call to the embedding model while indexing, so a remote model gets requests of bounded size. */
 const embedBatch = 128;
 
-/** The passage's text as embedded: its document's title gives a short paragraph its subject. */
-const embeddedText = (passage: Passage) => `${passage.document.title}. ${passage.text}`;
+/** The passage's text as embedded by default: its document's title gives a short paragraph its subject. */
+const titled = (title: string, text: string) => [`${title}. ${text}`];
+
+/** One model's part of the ranking: its unit-length passage vectors and its weight. */
+interface Signal {
+  model: EmbeddingModel;
+  weight: number;
+  /** One per passage. */
+  vectors: Float64Array[];
+  /** The corpus's mean vector, when the model asks for centring. */
+  mean: Float64Array | undefined;
+  dimensions: number;
+}
 
 /**
- * Ranked retrieval over one system's paragraphs: cosine similarity of embeddings, blended with
+ * Ranked retrieval over one system's paragraphs: cosine similarities of embeddings, blended with
  * MiniSearch BM25 (prefix matching, and fuzzy matching for terms the corpus does not hold, i.e. likely
  * misspellings) normalised to [0, 1]. Without an embedding model, BM25 alone.
  */
 export class Retriever {
   private readonly passages: Passage[] = [];
-  /** Unit-length passage vectors, one per passage; empty without a model. */
-  private vectors: Float64Array[] = [];
+  private signals: Signal[] = [];
+  private lexicalWeight = 1;
+  /** An answer whose best passage scores below this cites nothing; 0 without a model. */
+  answerFloor = 0;
   /** Every indexed term, as normaliseTerm leaves it. */
   private readonly vocabulary = new Set<string>();
   /** Indexed terms that begin a longer indexed term. */
@@ -73,35 +80,65 @@ export class Retriever {
     },
   });
 
-  /** Indexes the system's paragraphs, embedding each with the model (none: lexical retrieval only). */
-  static async create(system: QnaSystem, model: EmbeddingModel | undefined): Promise<Retriever> {
-    const embed = model?.embed;
-    const retriever = new Retriever(system, embed);
-    if (model && embed) {
-      const vectors: number[][] = [];
-      for (let start = 0; start < retriever.passages.length; start += embedBatch) {
-        const texts = retriever.passages.slice(start, start + embedBatch).map(embeddedText);
-        vectors.push(...checkEmbeddings(await embed(texts), texts.length, vectors[0]?.length));
-      }
-      retriever.vectors = vectors.map((v) => unit(v));
-      if (model.centre && vectors.length > 1) {
-        retriever.mean = meanOf(retriever.vectors);
-        retriever.vectors = retriever.vectors.map((v) => unit(v, retriever.mean));
-      }
-      retriever.dimensions = vectors[0]?.length ?? (await retriever.embedQuery('dimensions')).length;
+  /** Indexes the system's paragraphs, embedding each with the ranking's models (none: lexical retrieval only). */
+  static async create(system: QnaSystem, ranking: Ranking | undefined): Promise<Retriever> {
+    const retriever = new Retriever(system);
+    if (!ranking || ranking.models.length === 0) return retriever;
+    for (const { model, weight } of ranking.models) {
+      retriever.signals.push(await retriever.embedPassages(model, weight));
     }
+    retriever.lexicalWeight = ranking.lexicalWeight;
+    retriever.answerFloor = ranking.answerFloor;
+    retriever.dimensions = retriever.signals[0]?.dimensions ?? 0;
     return retriever;
   }
 
-  /** The corpus's mean vector, taken from every vector when the model asks for centring. */
-  private mean: Float64Array | undefined;
-  /** Length of the embedding vectors; 0 without a model. */
+  private async embedPassages(model: EmbeddingModel, weight: number): Promise<Signal> {
+    const textsOf = model.passageTexts ?? titled;
+    // Each passage's texts, flattened: `owner[i]` is the passage text i belongs to.
+    const texts: string[] = [];
+    const owner: number[] = [];
+    for (const passage of this.passages) {
+      for (const text of textsOf(passage.document.title, passage.text)) {
+        texts.push(text);
+        owner.push(passage.id);
+      }
+    }
+    const embedded: number[][] = [];
+    for (let start = 0; start < texts.length; start += embedBatch) {
+      const batch = texts.slice(start, start + embedBatch);
+      embedded.push(...checkEmbeddings(await model.embed(batch), batch.length, embedded[0]?.length));
+    }
+    let dimensions = embedded[0]?.length ?? 0;
+    // The mean of the texts' unit vectors: a passage's similarity is the mean of its texts' similarities.
+    const sums = this.passages.map(() => new Float64Array(dimensions));
+    const counts = this.passages.map(() => 0);
+    embedded.forEach((vector, i) => {
+      const at = owner[i] as number;
+      const sum = sums[at] as Float64Array;
+      const v = unit(vector);
+      for (let c = 0; c < dimensions; c++) sum[c] = (sum[c] as number) + (v[c] as number);
+      counts[at] = (counts[at] as number) + 1;
+    });
+    let vectors: Float64Array[] = sums.map((sum, at) =>
+      sum.map((x) => x / Math.max(1, counts[at] as number)),
+    );
+    let mean: Float64Array | undefined;
+    if (model.centre && vectors.length > 1) {
+      mean = meanOf(vectors);
+      const m = mean;
+      vectors = vectors.map((v) => unit(v, m));
+    }
+    const signal: Signal = { model, weight, vectors, mean, dimensions };
+    if (dimensions === 0)
+      signal.dimensions = dimensions = (await this.embedQuery(signal, 'dimensions')).length;
+    return signal;
+  }
+
+  /** Length of the first model's vectors; 0 without a model. */
   dimensions = 0;
 
-  private constructor(
-    system: QnaSystem,
-    private readonly embed: EmbedFunction | undefined,
-  ) {
+  private constructor(system: QnaSystem) {
     for (const document of system.documents) {
       this.learn(document.title);
       for (const text of document.paragraphs) {
@@ -125,10 +162,10 @@ export class Retriever {
     }
   }
 
-  private async embedQuery(query: string): Promise<Float64Array> {
-    const [vector] = checkEmbeddings(await this.embed?.([query]), 1, this.dimensions || undefined);
+  private async embedQuery(signal: Signal, query: string): Promise<Float64Array> {
+    const [vector] = checkEmbeddings(await signal.model.embed([query]), 1, signal.dimensions || undefined);
     const wanted = unit(vector ?? []);
-    return this.mean ? unit(wanted, this.mean) : wanted;
+    return signal.mean ? unit(wanted, signal.mean) : wanted;
   }
 
   /**
@@ -139,9 +176,10 @@ export class Retriever {
   async search(query: string, filter: FilterExpression, limit: number): Promise<Hit[]> {
     const admitted = (passage: Passage) =>
       filter.clauses.length === 0 || matchesFilter(passage.document, filter);
-    const lexical = this.lexicalScores(query, this.embed !== undefined);
+    const semantic = this.signals.length > 0;
+    const lexical = this.lexicalScores(query, semantic);
     const hits: Hit[] = [];
-    if (!this.embed) {
+    if (!semantic) {
       for (const [id, score] of lexical) {
         const passage = this.passages[id];
         if (passage && admitted(passage)) hits.push({ passage, score });
@@ -149,12 +187,15 @@ export class Retriever {
       }
       return hits;
     }
-    const wanted = await this.embedQuery(query);
+    const wanted = await Promise.all(this.signals.map((signal) => this.embedQuery(signal, query)));
     // The best `limit` kept in order as the passages go by (ties: the earlier passage first).
     for (const passage of this.passages) {
       if (!admitted(passage)) continue;
-      const similarity = Math.max(0, dot(wanted, this.vectors[passage.id] as Float64Array));
-      const blended = semanticWeight * similarity + (1 - semanticWeight) * (lexical.get(passage.id) ?? 0);
+      let blended = this.lexicalWeight * (lexical.get(passage.id) ?? 0);
+      this.signals.forEach((signal, i) => {
+        const similarity = dot(wanted[i] as Float64Array, signal.vectors[passage.id] as Float64Array);
+        blended += signal.weight * Math.max(0, similarity);
+      });
       const score = Math.min(1, blended);
       if (hits.length >= limit && score <= (hits[hits.length - 1] as Hit).score) continue;
       let at = hits.length;
