@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Measurement } from '../src/measurement.js';
 import { measureAllocations } from '../src/sections/allocations.js';
@@ -76,7 +77,12 @@ describe('the call sections against the emulator', () => {
   it('measure each subject’s time and heap per call with the network taken out', async () => {
     const cpu = await measureClientCpu({ target: target(), blockCalls: 20, rounds: 2 });
     const times = rowsOf(cpu.measurements, /: CPU time per call$/);
-    expect([...times.keys()]).toEqual(['raw fetch', 'openapi-fetch alone', '@dataworkz/client']);
+    expect([...times.keys()]).toEqual([
+      'raw fetch',
+      'openapi-fetch alone',
+      '@dataworkz/client',
+      '@dataworkz/client, traced (no-op exporter)',
+    ]);
     for (const samples of times.values()) for (const us of samples) expect(us).toBeGreaterThan(0);
     const differences = rowsOf(cpu.measurements, /difference per round/);
     const client = times.get('@dataworkz/client') ?? [];
@@ -84,8 +90,13 @@ describe('the call sections against the emulator', () => {
     expect(differences.get('@dataworkz/client − raw fetch')).toEqual(
       client.map((c, i) => c - (raw[i] as number)),
     );
-    // The real fetch is back once the section is done.
+    const traced = times.get('@dataworkz/client, traced (no-op exporter)') ?? [];
+    expect(differences.get('@dataworkz/client, traced (no-op exporter) − @dataworkz/client')).toEqual(
+      traced.map((t, i) => t - (client[i] as number)),
+    );
+    // The real fetch is back once the section is done, and no tracer provider is left registered.
     expect(globalThis.fetch).toBe(realFetch);
+    expect(trace.getTracer('check').startSpan('check').isRecording()).toBe(false);
 
     const allocations = await measureAllocations({ target: target(), calls: 20, readings: 2 });
     const heap = rowsOf(allocations.measurements, /heap allocated per call$/);

@@ -57,7 +57,7 @@ describe('failures underneath', () => {
         name: 'search_qna_system',
         arguments: { systemId: supportKb, query: 'returns policy' },
       })) as CallToolResult;
-      expect(result.isError ?? false).toBe(false);
+      expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false);
       expect((result.structuredContent as { passages: unknown[] }).passages.length).toBeGreaterThan(0);
       expect(emu.requests.filter((request) => request.path.endsWith('/search'))).toHaveLength(2);
     } finally {
