@@ -28,7 +28,7 @@ interface TracesRequest {
 }
 
 /** A span as received, its attributes and its resource's as plain values. */
-export interface ReceivedSpan {
+interface ReceivedSpan {
   name: string;
   traceId: string;
   spanId: string;
