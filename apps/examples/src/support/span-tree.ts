@@ -9,6 +9,7 @@ const SHOWN = [
   'gen_ai.agent.id',
   'gen_ai.agent.name',
   'gen_ai.conversation.id',
+  'dataworkz.task.id',
   'url.template',
   'http.response.status_code',
   'error.type',
@@ -27,6 +28,13 @@ function attributesOf(span: ReadableSpan): string {
     .join(' ');
 }
 
+/** An event's attributes by their last name part: `type=TOOL tool=orders_db` for a task update. */
+function eventDetails(attributes: Record<string, unknown> | undefined): string {
+  return Object.entries(attributes ?? {})
+    .map(([key, value]) => `${key.slice(key.lastIndexOf('.') + 1)}=${String(value)}`)
+    .join(' ');
+}
+
 export function printSpanTree(spans: readonly ReadableSpan[]): void {
   const ids = new Set(spans.map((span) => span.spanContext().spanId));
   const children = new Map<string | undefined, ReadableSpan[]>();
@@ -41,7 +49,9 @@ export function printSpanTree(spans: readonly ReadableSpan[]): void {
     const failed = span.status.code === 2 ? red(' ERROR') : '';
     const details = [durationMs(span), attributesOf(span)].filter((part) => part !== '').join('  ');
     item(`${indent}${span.name}${failed} ${dim(details)}`);
-    for (const event of span.events.slice(0, EVENTS_SHOWN)) item(`${indent}  ${dim(`· ${event.name}`)}`);
+    for (const event of span.events.slice(0, EVENTS_SHOWN)) {
+      item(`${indent}  ${dim(`· ${event.name} ${eventDetails(event.attributes)}`)}`);
+    }
     if (span.events.length > EVENTS_SHOWN) {
       item(`${indent}  ${dim(`· … ${span.events.length - EVENTS_SHOWN} more events`)}`);
     }
