@@ -1,7 +1,8 @@
+import { spawn } from 'node:child_process';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type OtlpReceiver, startOtlpReceiver } from './support/otlp-receiver.js';
-import { cliEnv, runCli } from './support/run-cli.js';
+import { bin, cliEnv, runCli } from './support/run-cli.js';
 
 const supportKb = seed.systems.supportKb.systemId;
 const question = 'How do I return an item?';
@@ -74,6 +75,33 @@ describe('dataworkz with the OpenTelemetry variables', () => {
     expect(root?.attributes['error.type']).toBe('UnknownNameError');
     expect(root?.resource['service.name']).toBe('dataworkz');
     expect(receiver.bodies.join('\n')).not.toContain('no-such-system-anywhere');
+  });
+
+  it('exports the command span, marked interrupted, when Ctrl-C stops a command in flight', async () => {
+    emu.faults.add({ route: 'answerQnaQuestion', latencyMs: 10_000, times: 1 });
+    const before = emu.requests.length;
+    try {
+      const child = spawn(process.execPath, [bin, 'qna', 'answer', supportKb, question], {
+        env: { PATH: process.env.PATH ?? '', ...cliEnv(emu), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint },
+        stdio: 'ignore',
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      const asked = () => emu.requests.slice(before).some((request) => request.path.endsWith('/answer'));
+      for (let waited = 0; !asked() && waited < 20_000; waited += 20) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(asked()).toBe(true);
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+      const root = receiver
+        .spans()
+        .find(
+          (span) => span.name === 'dataworkz qna answer' && span.attributes['error.type'] === 'interrupted',
+        );
+      expect(root).toMatchObject({ statusCode: 2, attributes: { 'process.exit.code': 130 } });
+    } finally {
+      emu.faults.clear();
+    }
   });
 
   it('loads no exporter without the variables (or with OTEL_SDK_DISABLED): same output, nothing sent', async () => {
