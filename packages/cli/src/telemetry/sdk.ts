@@ -1,3 +1,4 @@
+// Twin of mcp/src/telemetry/sdk.ts (the two commands share no internal package): change both.
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';

@@ -1,3 +1,4 @@
+// Twin of mcp/src/telemetry/stderr-exporter.ts (the two commands share no internal package): change both.
 import { ExportResultCode, hrTimeToMicroseconds } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
 

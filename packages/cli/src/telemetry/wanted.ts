@@ -1,3 +1,4 @@
+// Twin of mcp/src/telemetry/wanted.ts (the two commands share no internal package): change both.
 /** The trace exporters this program can set up from the standard OpenTelemetry variables. */
 export type TracesExporter = 'otlp' | 'console';
 
