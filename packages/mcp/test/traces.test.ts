@@ -1,8 +1,11 @@
+import { spawn } from 'node:child_process';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OtlpReceiver, startOtlpReceiver } from '../../cli/test/support/otlp-receiver.js';
-import { connectStdio } from './support/connect.js';
+import { BIN, connectStdio } from './support/connect.js';
 
 const apiKey = 'mcp-traces-key';
 const supportKb = seed.systems.supportKb.systemId;
@@ -80,9 +83,49 @@ describe('dataworkz-mcp with the OpenTelemetry variables', () => {
     const tool = await receiver.waitForSpan('execute_tool search_qna_system');
     expect(tool).toMatchObject({
       statusCode: 2, // ERROR
-      attributes: { 'gen_ai.tool.name': 'search_qna_system', 'error.type': expect.any(String) },
+      attributes: { 'gen_ai.tool.name': 'search_qna_system', 'error.type': 'UnknownNameError' },
       resource: { 'service.name': 'dataworkz-mcp' },
     });
+  });
+
+  it('exports the tool spans of the HTTP server when it is stopped', async () => {
+    const child = spawn(process.execPath, [BIN, '--http', '--port', '0'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATAWORKZ_BASE_URL: emu.url,
+        DATAWORKZ_API_KEY: apiKey,
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        OTEL_SERVICE_NAME: 'mcp-http-traces-test',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const printed = await new Promise<string>((resolve, reject) => {
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+        if (/Bearer token: \S+\n/.test(stderr)) resolve(stderr);
+      });
+      child.once('exit', () => reject(new Error(`exited: ${stderr}`)));
+    });
+    const url = /listening on (\S+)/.exec(printed)?.[1] as string;
+    const token = /Bearer token: (\S+)/.exec(printed)?.[1] as string;
+    const client = new Client({ name: 'traces-test', version: '1' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    const result = (await client.callTool({ name: 'list_agents', arguments: {} })) as CallToolResult;
+    expect(result.isError ?? false).toBe(false);
+    await client.close();
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const spans = receiver.spans().filter((span) => span.resource['service.name'] === 'mcp-http-traces-test');
+    const tool = spans.find((span) => span.name === 'execute_tool list_agents');
+    expect(tool?.attributes['gen_ai.tool.name']).toBe('list_agents');
+    expect(spans.find((span) => span.name === 'agents.list')?.parentSpanId).toBe(tool?.spanId);
+    expect(receiver.bodies.join('\n')).not.toContain(apiKey);
   });
 
   it('loads no exporter without the variables: the same answer, nothing sent', async () => {
