@@ -19,6 +19,10 @@ export const programs: ExampleProgram[] = [
   { file: 'question-history.ts', title: 'Read the question history and a question with its scores' },
   { file: 'document.ts', title: 'Download a document' },
   { file: 'errors-and-retries.ts', title: 'Handle errors (a bad key, a FAILED query) and retries' },
+  {
+    file: 'tracing.ts',
+    title: 'Trace client calls and an agent run with OpenTelemetry, and print the span tree',
+  },
   { file: 'langchain-rag.ts', title: 'Use a QnA system and an agent in LangChain.js chains' },
   { file: 'in-process.ts', title: 'Run the emulator in process, with no server' },
 ];

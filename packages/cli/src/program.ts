@@ -59,7 +59,19 @@ export interface ProgramResult {
   exitCode: number | undefined;
 }
 
-export function buildProgram(result: ProgramResult): Command {
+/** Runs a command's work around something: its trace span when tracing is on. */
+export type CommandRunner = (path: readonly string[], work: () => Promise<unknown>) => Promise<unknown>;
+
+const direct: CommandRunner = (_path, work) => work();
+
+/** The command's words from the program down, e.g. `dataworkz qna answer`. */
+function pathOf(command: Command): string[] {
+  const path: string[] = [];
+  for (let at: Command | null = command; at !== null; at = at.parent) path.unshift(at.name());
+  return path;
+}
+
+export function buildProgram(result: ProgramResult, runner: CommandRunner = direct): Command {
   const program = new Command('dataworkz')
     .description('Try and script Dataworkz agents and QnA systems from the terminal.')
     .exitOverride()
@@ -81,7 +93,9 @@ export function buildProgram(result: ProgramResult): Command {
       <A extends unknown[]>(work: (ctx: Context, ...args: A) => Promise<unknown>) =>
       async (...args: unknown[]) => {
         const command = args.at(-1) as Command;
-        const outcome = await work(contextOf(command), ...(args.slice(0, -1) as A));
+        const outcome = await runner(pathOf(command), () =>
+          work(contextOf(command), ...(args.slice(0, -1) as A)),
+        );
         if (typeof outcome === 'number') result.exitCode = outcome;
       };
 

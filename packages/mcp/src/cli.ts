@@ -1,8 +1,13 @@
+import { createRequire } from 'node:module';
 import { Dataworkz, DataworkzError, type Logger } from '@dataworkz/client';
 import { readConfig, USAGE, UsageError } from './config.js';
 import { createDataworkzMcpServer } from './server.js';
+import type { Tracing } from './telemetry/sdk.js';
+import { tracesWanted } from './telemetry/wanted.js';
 import { startHttpServer } from './transports/http.js';
 import { serveStdio } from './transports/stdio.js';
+
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
 // stdout carries the MCP protocol over stdio, so every line for a person goes to stderr.
 const stderrLogger: Logger = {
@@ -12,12 +17,33 @@ const stderrLogger: Logger = {
   debug: (message, data) => console.error(message, ...(data ? [data] : [])),
 };
 
+/** The OpenTelemetry SDK, loaded and registered only when the standard variables ask for traces. */
+async function startTracingIfAsked(): Promise<Tracing | undefined> {
+  const wanted = tracesWanted(process.env);
+  for (const warning of wanted.warnings) process.stderr.write(`dataworkz-mcp: ${warning}\n`);
+  if (wanted.exporters.length === 0) return undefined;
+  const { startTracing } = await import('./telemetry/sdk.js');
+  return startTracing(wanted.exporters, { name: 'dataworkz-mcp', version });
+}
+
+/** On SIGINT and SIGTERM: `stop`, then the traces left are exported, then exit. */
+function exitOnSignals(stop: () => Promise<void>, tracing: Tracing | undefined): void {
+  const exit = () => {
+    stop()
+      .then(() => tracing?.shutdown())
+      .finally(() => process.exit(0));
+  };
+  process.once('SIGINT', exit);
+  process.once('SIGTERM', exit);
+}
+
 async function main(): Promise<void> {
   const config = readConfig(process.argv.slice(2), process.env);
   if (config === 'help') {
     process.stderr.write(USAGE);
     return;
   }
+  const tracing = await startTracingIfAsked();
   const dw = new Dataworkz({
     logger: stderrLogger,
     ...(config.dataworkzToken !== undefined ? { token: config.dataworkzToken } : {}),
@@ -25,6 +51,11 @@ async function main(): Promise<void> {
   const exposure = { systems: config.systems, agents: config.agents };
   if (config.transport === 'stdio') {
     await serveStdio(createDataworkzMcpServer({ dw, ...exposure }));
+    if (tracing !== undefined) {
+      // The client ends the session by closing stdin (then signals): export what is left either way.
+      process.stdin.once('end', () => void tracing.shutdown());
+      exitOnSignals(async () => {}, tracing);
+    }
     return;
   }
   const server = await startHttpServer({
@@ -36,11 +67,7 @@ async function main(): Promise<void> {
   });
   process.stderr.write(`dataworkz-mcp listening on ${server.url}\n`);
   if (config.httpToken === undefined) process.stderr.write(`Bearer token: ${server.token}\n`);
-  const stop = () => {
-    server.close().then(() => process.exit(0));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  exitOnSignals(() => server.close(), tracing);
 }
 
 main().catch((error: unknown) => {

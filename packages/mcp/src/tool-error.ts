@@ -1,5 +1,6 @@
 import type { Dataworkz } from '@dataworkz/client';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { inToolSpan, type ToolCallInfo } from './telemetry/tool-span.js';
 
 /**
  * A failure as an MCP tool error the assistant can read and act on: the error's kind, the HTTP
@@ -23,13 +24,14 @@ function describe(error: unknown): string {
   return text;
 }
 
-/** Runs a tool's work, turning any failure into a tool error. */
-export async function asTool(dw: Dataworkz, work: () => Promise<CallToolResult>): Promise<CallToolResult> {
-  try {
-    return await work();
-  } catch (error) {
-    return toolError(dw, error);
-  }
+/** Runs a tool's work in its `execute_tool` span, turning any failure into a tool error. */
+export function asTool(
+  dw: Dataworkz,
+  tool: string,
+  call: ToolCallInfo,
+  work: () => Promise<CallToolResult>,
+): Promise<CallToolResult> {
+  return inToolSpan(tool, call, work).catch((error: unknown) => toolError(dw, error));
 }
 
 /** A successful result: the structured content, and the same as JSON text for clients that read only text. */

@@ -45,7 +45,7 @@ export function registerAnswerQuestion(server: McpServer, context: ToolContext):
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     ({ systemId: given, question, filters, llmProviderId }, extra) =>
-      asTool(dw, async () => {
+      asTool(dw, 'answer_question', extra, async () => {
         const systemId = await systemIdOf(context, given, extra.signal);
         const options = { signal: extra.signal };
         const llm = llmProviderId ?? Object.keys(await dw.qna.llmProviders(systemId, options))[0];

@@ -58,7 +58,7 @@ export function registerAskAgent(server: McpServer, context: ToolContext): void 
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
     ({ agentId: given, text, contextId, taskId, llmId }, extra) =>
-      asTool(dw, async () => {
+      asTool(dw, 'ask_agent', extra, async () => {
         const agentId = await agentIdOf(context, given, extra.signal);
         const run = streamAgent(dw, agentId, { text, contextId, taskId, llmId, signal: extra.signal });
         const progressToken = extra._meta?.progressToken;

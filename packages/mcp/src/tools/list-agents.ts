@@ -20,7 +20,7 @@ export function registerListAgents(server: McpServer, { dw, exposure }: ToolCont
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     (_args, extra) =>
-      asTool(dw, async () => {
+      asTool(dw, 'list_agents', extra, async () => {
         const list = await dw.agents.list({ signal: extra.signal });
         const agents = list
           .filter((agent) => agentExposed(exposure, agent.agentId))

@@ -37,7 +37,7 @@ export function registerListQnaSystems(server: McpServer, { dw, exposure }: Tool
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     (_args, extra) =>
-      asTool(dw, async () => {
+      asTool(dw, 'list_qna_systems', extra, async () => {
         const options = { signal: extra.signal };
         const all = await dw.qna.list(options);
         const ids = Object.keys(all).filter((systemId) => systemExposed(exposure, systemId));

@@ -36,7 +36,7 @@ export function registerReadDocument(server: McpServer, context: ToolContext): v
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     ({ systemId: given, documentId }, extra) =>
-      asTool(context.dw, async () => {
+      asTool(context.dw, 'read_document', extra, async () => {
         const systemId = await systemIdOf(context, given, extra.signal);
         const uri = documentUri(systemId, documentId);
         const data = await readDocument(context, systemId, documentId, extra.signal, 'skip');

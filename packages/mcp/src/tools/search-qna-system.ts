@@ -42,7 +42,7 @@ export function registerSearchQnaSystem(server: McpServer, context: ToolContext)
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     ({ systemId: given, query, filters, maxResults }, extra) =>
-      asTool(dw, async () => {
+      asTool(dw, 'search_qna_system', extra, async () => {
         const systemId = await systemIdOf(context, given, extra.signal);
         const result = await dw.qna.search(
           systemId,

@@ -19,6 +19,8 @@ export interface ServerSetup {
   apiKey: string;
   args?: string[];
   maxRetries?: number;
+  /** More environment variables for the spawned command. */
+  env?: Record<string, string>;
 }
 
 function newClient(): Client {
@@ -31,7 +33,7 @@ export async function connectStdio(setup: ServerSetup): Promise<Connection> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, ...(setup.args ?? [])],
-    env: { DATAWORKZ_BASE_URL: setup.baseUrl, DATAWORKZ_API_KEY: setup.apiKey },
+    env: { DATAWORKZ_BASE_URL: setup.baseUrl, DATAWORKZ_API_KEY: setup.apiKey, ...setup.env },
     stderr: 'pipe',
   });
   await client.connect(transport);

@@ -1,0 +1,25 @@
+import { createRequire } from 'node:module';
+import { CommandSpans } from './command-span.js';
+import { startTracing } from './sdk.js';
+import type { TracesExporter } from './wanted.js';
+
+const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+
+/** The CLI's tracing, set up only when asked: the SDK registered and a span per command. */
+export interface CommandTracing {
+  run(path: readonly string[], work: () => Promise<unknown>): Promise<unknown>;
+  /** Ends the open command span as interrupted. */
+  interrupt(exitCode: number): void;
+  /** Exports what is left; the CLI awaits it before exiting. */
+  shutdown(): Promise<void>;
+}
+
+export function startCommandTracing(exporters: readonly TracesExporter[]): CommandTracing {
+  const tracing = startTracing(exporters, { name: 'dataworkz', version });
+  const spans = new CommandSpans();
+  return {
+    run: (path, work) => spans.run(path, work),
+    interrupt: (exitCode) => spans.interrupt(exitCode),
+    shutdown: () => tracing.shutdown(),
+  };
+}
