@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { seed } from '@dataworkz/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmulatorProcess } from '../src/emulator-process.js';
 import { openDescriptors, waitFor } from '../src/runner/process-sample.js';
@@ -10,6 +11,16 @@ const sockets: Socket[] = [];
 
 beforeAll(async () => {
   emu = await EmulatorProcess.start({ apiKeys: ['sockets-key'], limits: { requestTimeoutMs: 1000 } });
+  // A first search waits for the sentence encoder, whose weights load in the background from start-up:
+  // the files it reads meanwhile would otherwise come and go between the counts below.
+  const search = await fetch(
+    `${emu.url}/api/qna/v1/systems/${seed.systems.supportKb.systemId}/search?query=returns`,
+    {
+      headers: { authorization: `SSWS ${emu.apiKey}` },
+      signal: AbortSignal.timeout(60_000),
+    },
+  );
+  await search.arrayBuffer();
 });
 afterAll(async () => {
   for (const socket of sockets) socket.destroy();

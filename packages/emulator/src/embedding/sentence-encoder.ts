@@ -16,6 +16,12 @@ export const passageTexts = (title: string, text: string) => [`${title}. ${text}
 
 /** Distinct questions whose vectors are kept: a repeated question costs a map look-up, not ~30 ms. */
 const cachedQuestions = 1000;
+/**
+ * How much of a text the encoder reads. The model's cost grows faster than the text (a 400,000-character
+ * question took minutes, blocking every other request); a question's meaning is in its first words, and
+ * BM25 and the word vectors still read all of it.
+ */
+const MAX_ENCODED_CHARS = 1000;
 
 /** The key of a text in the precomputed table: the first 16 hex digits of its SHA-256. */
 export const textKey = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
@@ -113,7 +119,7 @@ export async function sentenceEncoderModel(): Promise<EmbeddingModel | undefined
       const vectors = texts.map((text) => precomputed.vectors.get(textKey(text)) ?? questions.get(text));
       const missing = [...new Set(texts.filter((_, i) => vectors[i] === undefined))];
       if (missing.length === 0) return vectors as number[][];
-      const computed = await (await load()).embed(missing);
+      const computed = await (await load()).embed(missing.map((text) => text.slice(0, MAX_ENCODED_CHARS)));
       const byText = new Map(missing.map((text, i) => [text, computed[i] as number[]]));
       for (const [text, vector] of byText) {
         // Oldest first out: a Map iterates in insertion order.
