@@ -2,7 +2,7 @@
 // application registers a tracer provider (here one keeping spans in memory; in production an OTLP
 // exporter to Jaeger, Honeycomb or any backend), a context manager so spans nest under the caller's, and
 // the W3C propagator so every request carries `traceparent`. Then it prints the span tree it recorded.
-import { streamAgent } from '@dataworkz/a2a';
+import { getAgentCard, streamAgent } from '@dataworkz/a2a';
 import Dataworkz from '@dataworkz/client';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -41,7 +41,8 @@ await tracer.startActiveSpan('answer a support question', async (span) => {
 await tracer.startActiveSpan('check an order with an agent', async (span) => {
   try {
     const agentId = await chooseAgentId(dw);
-    await dw.agents.card(agentId);
+    // Read through @dataworkz/a2a, the card is remembered: the run's span then takes the agent's name.
+    await getAgentCard(dw, agentId);
     const final = await streamAgent(dw, agentId, { text: 'Can I return order 1002?' }).finalAnswer();
     field('agent run', final.state);
   } finally {
