@@ -145,17 +145,47 @@ function stateOf(status: unknown): TaskState {
 /** The task updates a message carries, and whether it carries anything else. */
 function splitTaskUpdates(
   message: unknown,
-  base: Omit<AgentTaskUpdateEvent, 'type' | 'data' | 'metadata'>,
-): { updates: AgentTaskUpdateEvent[]; rest: number } {
-  const updates: AgentTaskUpdateEvent[] = [];
+  raw: AgentTaskUpdateEvent['raw'],
+  taskId: string | undefined,
+  contextId: string | undefined,
+  state: TaskState | undefined,
+): { updates: AgentEvent[]; rest: number } {
+  const updates: AgentEvent[] = [];
   let rest = 0;
   for (const part of partsOf(message)) {
     // The data passes as sent (an object); its fields are the service's, typed but not checked.
-    if (isTaskUpdatePart(part))
-      updates.push({ ...base, type: 'task-update', data: part.data as TaskUpdate, metadata: part.metadata });
-    else rest++;
+    if (isTaskUpdatePart(part)) {
+      // Spelled out rather than spread from a common base: this runs for every event of a stream.
+      updates.push({
+        type: 'task-update',
+        taskId,
+        contextId,
+        final: false,
+        raw,
+        state,
+        data: part.data as TaskUpdate,
+        metadata: part.metadata,
+      });
+    } else rest++;
   }
   return { updates, rest };
+}
+
+/** An answer chunk: by far the most frequent event of a long stream, so it is made first and directly. */
+function artifactEvent(raw: Json, contextId: string | undefined): AgentArtifactEvent {
+  const artifact = raw.artifact;
+  if (!isObject(artifact)) throw new StreamProtocolError('An artifact-update event has no artifact');
+  return {
+    type: 'artifact',
+    taskId: optionalString(raw.taskId),
+    contextId,
+    final: false,
+    raw: raw as unknown as A2AArtifactUpdate,
+    artifact: artifact as unknown as A2AArtifact,
+    text: textOf(artifact),
+    append: raw.append === true,
+    lastChunk: raw.lastChunk === true,
+  };
 }
 
 /**
@@ -164,10 +194,12 @@ function splitTaskUpdates(
  */
 export function toAgentEvents(raw: unknown): AgentEvent[] {
   if (!isObject(raw)) throw new StreamProtocolError('An agent stream event is not a JSON object');
-  const taskId = optionalString(raw.kind === 'task' ? raw.id : raw.taskId);
   const contextId = optionalString(raw.contextId);
   switch (raw.kind) {
+    case 'artifact-update':
+      return [artifactEvent(raw, contextId)];
     case 'status-update': {
+      const taskId = optionalString(raw.taskId);
       const event = raw as unknown as A2AStatusUpdate;
       const state = stateOf(raw.status);
       const message =
@@ -175,64 +207,60 @@ export function toAgentEvents(raw: unknown): AgentEvent[] {
           ? (raw.status.message as unknown as A2AMessage)
           : undefined;
       const final = raw.final === true;
-      const { updates, rest } = splitTaskUpdates(message, {
+      const { updates, rest } = splitTaskUpdates(message, event, taskId, contextId, state);
+      const status: AgentStatusEvent = {
+        type: 'status',
         taskId,
         contextId,
-        final: false,
+        final,
         raw: event,
         state,
-      });
-      if (updates.length > 0 && rest === 0 && !final) return updates;
-      return [
-        ...updates,
-        { type: 'status', taskId, contextId, final, raw: event, state, text: textOf(message), message },
-      ];
+        text: textOf(message),
+        message,
+      };
+      if (updates.length === 0) return [status];
+      if (rest === 0 && !final) return updates;
+      updates.push(status);
+      return updates;
     }
     case 'message': {
+      const taskId = optionalString(raw.taskId);
       const event = raw as unknown as A2AMessage;
-      const { updates, rest } = splitTaskUpdates(raw, {
-        taskId,
-        contextId,
-        final: false,
-        raw: event,
-        state: undefined,
-      });
+      const { updates, rest } = splitTaskUpdates(raw, event, taskId, contextId, undefined);
       if (updates.length > 0 && rest === 0) return updates;
       // A reply outside any task is the whole answer; a message within a task is progress.
       const final = taskId === undefined;
-      return [
-        ...updates,
-        { type: 'message', taskId, contextId, final, raw: event, message: event, text: textOf(raw) },
-      ];
+      const reply: AgentMessageEvent = {
+        type: 'message',
+        taskId,
+        contextId,
+        final,
+        raw: event,
+        message: event,
+        text: textOf(raw),
+      };
+      updates.push(reply);
+      return updates;
     }
     case 'task': {
+      const taskId = optionalString(raw.id);
       const event = raw as unknown as A2ATask;
       const state = stateOf(raw.status);
       const message = isObject(raw.status) ? raw.status.message : undefined;
-      const { updates } = splitTaskUpdates(message, { taskId, contextId, final: false, raw: event, state });
-      return [
-        ...updates,
-        { type: 'task', taskId, contextId, final: ENDING_STATES.has(state), raw: event, state, task: event },
-      ];
-    }
-    case 'artifact-update': {
-      const event = raw as unknown as A2AArtifactUpdate;
-      if (!isObject(raw.artifact)) throw new StreamProtocolError('An artifact-update event has no artifact');
-      return [
-        {
-          type: 'artifact',
-          taskId,
-          contextId,
-          final: false,
-          raw: event,
-          artifact: event.artifact,
-          text: textOf(raw.artifact),
-          append: raw.append === true,
-          lastChunk: raw.lastChunk === true,
-        },
-      ];
+      const { updates } = splitTaskUpdates(message, event, taskId, contextId, state);
+      const task: AgentTaskEvent = {
+        type: 'task',
+        taskId,
+        contextId,
+        final: ENDING_STATES.has(state),
+        raw: event,
+        state,
+        task: event,
+      };
+      updates.push(task);
+      return updates;
     }
     default:
-      return [{ type: 'unknown', taskId, contextId, final: false, raw }];
+      return [{ type: 'unknown', taskId: optionalString(raw.taskId), contextId, final: false, raw }];
   }
 }
