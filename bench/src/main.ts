@@ -11,16 +11,36 @@ import { fullPlan, quickPlan } from './plan.js';
 import { resolveRuntimes } from './runtimes.js';
 import { renderGoalComparison, renderReport } from './table.js';
 
-const { values } = parseArgs({
-  options: {
-    quick: { type: 'boolean', default: false },
-    only: { type: 'string' },
-    // Users run Node 22 and 24; the figures differ between versions (fetch above all), so each
-    // runtime gets its own table.
-    node: { type: 'string', default: 'machine,24' },
-    out: { type: 'string' },
-  },
-});
+const options = {
+  quick: { type: 'boolean', default: false },
+  only: { type: 'string' },
+  // Users run Node 22 and 24; the figures differ between versions (fetch above all), so each
+  // runtime gets its own table.
+  node: { type: 'string', default: 'machine,24' },
+  out: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+const usage = `Usage: pnpm bench [--quick] [--only section,...] [--node machine,24] [--out file]
+
+  --quick   fewer rounds and events (a first look, not figures to commit)
+  --only    run these sections only: ${sectionNames.join(', ')}
+  --node    the runtimes to measure on: machine (this Node), 22, 24 (default: machine,24)
+  --out     where to write the tables (default: bench/results/latest.md after a full run of every section)
+`;
+
+const { values } = (() => {
+  try {
+    return parseArgs({ options });
+  } catch (error) {
+    process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n\n${usage}`);
+    process.exit(2);
+  }
+})();
+if (values.help) {
+  process.stdout.write(usage);
+  process.exit(0);
+}
 
 const plan = values.quick ? quickPlan : fullPlan;
 const selected = values.only === undefined ? [...sectionNames] : parseSections(values.only);
@@ -101,7 +121,8 @@ function parseSections(list: string): SectionName[] {
   const names = list.split(',').map((s) => s.trim());
   for (const name of names) {
     if (!(sectionNames as readonly string[]).includes(name)) {
-      throw new Error(`unknown section ${name}; choose from ${sectionNames.join(', ')}`);
+      process.stderr.write(`bench: unknown section ${name}\n\n${usage}`);
+      process.exit(2);
     }
   }
   return names as SectionName[];

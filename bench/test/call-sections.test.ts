@@ -25,16 +25,24 @@ describe('the call sections against the emulator', () => {
   });
   const target = () => ({ url: emulator.info.url, apiKey: emulator.info.apiKey });
 
-  it('time raw fetch, openapi-fetch alone and the client, and compare them round by round', async () => {
+  const subjects = ['raw fetch', 'openapi-fetch alone', 'openapi-fetch with a time-out', '@dataworkz/client'];
+
+  it('time raw fetch, openapi-fetch (bare and with a time-out) and the client, round by round', async () => {
     const { measurements } = await measureCalls({ target: target(), blockCalls: 5, inFlight: 1, rounds: 3 });
     const figures = rowsOf(measurements, /: time per call$/);
-    expect([...figures.keys()]).toEqual(['raw fetch', 'openapi-fetch alone', '@dataworkz/client']);
+    expect([...figures.keys()]).toEqual(subjects);
     const ratios = rowsOf(measurements, /^time per call, ratio per round$/);
     const client = figures.get('@dataworkz/client') ?? [];
     const raw = figures.get('raw fetch') ?? [];
     expect(ratios.get('@dataworkz/client ÷ raw fetch')).toEqual(client.map((c, i) => c / (raw[i] as number)));
+    // The like-for-like comparison: both subjects bound each call by a time-out.
+    const timed = figures.get('openapi-fetch with a time-out') ?? [];
+    expect(ratios.get('@dataworkz/client ÷ openapi-fetch with a time-out')).toEqual(
+      client.map((c, i) => c / (timed[i] as number)),
+    );
+    expect([...ratios.keys()]).toContain('openapi-fetch with a time-out ÷ openapi-fetch alone');
     const cpu = rowsOf(measurements, /calling process's CPU time per call$/);
-    expect([...cpu.keys()]).toEqual(['raw fetch', 'openapi-fetch alone', '@dataworkz/client']);
+    expect([...cpu.keys()]).toEqual(subjects);
     for (const samples of cpu.values()) for (const us of samples) expect(us).toBeGreaterThan(0);
     const goals = measurements.filter((m) => m.goals).map((m) => [m.subject, m.goals]);
     expect(goals).toEqual([
@@ -50,7 +58,7 @@ describe('the call sections against the emulator', () => {
       inFlight: 10,
       rounds: 2,
     });
-    expect(measurements.filter((m) => m.unit === 'calls/s')).toHaveLength(3);
+    expect(measurements.filter((m) => m.unit === 'calls/s')).toHaveLength(4);
     expect(measurements.flatMap((m) => m.goals ?? [])).toEqual([
       { kind: 'min', value: 0.95 },
       { kind: 'min', value: 0.98 },

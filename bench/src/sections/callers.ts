@@ -12,7 +12,10 @@ export interface CallTarget {
 export const clientName = '@dataworkz/client';
 export const openapiFetchName = 'openapi-fetch alone';
 export const fetchName = 'raw fetch';
+export const openapiFetchTimeoutName = 'openapi-fetch with a time-out';
 const route = '/api/qna/v1/systems';
+// The client's default time-out.
+const CLIENT_TIMEOUT_MS = 600_000;
 
 /** The bare baseline: fetch and parse the JSON body, nothing else. */
 export function rawFetchCall(target: CallTarget): Call {
@@ -42,19 +45,41 @@ function openapiFetchCall(target: CallTarget): Call {
   };
 }
 
+/**
+ * openapi-fetch alone as a careful caller uses it: every call bounded by a time-out signal
+ * (`AbortSignal.timeout`, the client's default of 10 minutes). The client keeps its time-outs, so this is the
+ * like-for-like baseline: what a signal handed to fetch costs shows against the bare subject.
+ */
+function openapiFetchTimeoutCall(target: CallTarget): Call {
+  const api = createClient<paths>({
+    baseUrl: target.url,
+    headers: { authorization: `SSWS ${target.apiKey}` },
+  });
+  return async () => {
+    const { data, response } = await api.GET(route, { signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS) });
+    if (!response.ok) throw new Error(`HTTP ${response.status} from ${route}`);
+    return data;
+  };
+}
+
 /** The client as users configure it (default retries, time-out and logging). */
 export function clientCall(target: CallTarget): Call {
   const dw = new Dataworkz({ baseUrl: target.url, apiKey: target.apiKey });
   return () => dw.qna.list();
 }
 
-/** The three subjects of the call sections, baselines first. */
-export function callers(target: CallTarget): Map<string, Call> {
-  return new Map([
+/**
+ * The subjects of the call sections, baselines first: raw fetch, openapi-fetch alone, the client;
+ * with `withTimeout`, openapi-fetch with a time-out signal too.
+ */
+export function callers(target: CallTarget, withTimeout = false): Map<string, Call> {
+  const subjects = new Map<string, Call>([
     [fetchName, rawFetchCall(target)],
     [openapiFetchName, openapiFetchCall(target)],
-    [clientName, clientCall(target)],
   ]);
+  if (withTimeout) subjects.set(openapiFetchTimeoutName, openapiFetchTimeoutCall(target));
+  subjects.set(clientName, clientCall(target));
+  return subjects;
 }
 
 /** `total` calls, `inFlight` at a time; resolves when all have answered. */

@@ -1,5 +1,13 @@
 import type { Measurement, SectionResult } from '../measurement.js';
-import { type CallTarget, callers, callMany, clientName, fetchName, openapiFetchName } from './callers.js';
+import {
+  type CallTarget,
+  callers,
+  callMany,
+  clientName,
+  fetchName,
+  openapiFetchName,
+  openapiFetchTimeoutName,
+} from './callers.js';
 import { interleavedRounds, type Pairing, ratioRows } from './rounds.js';
 
 export interface CallsRequest {
@@ -12,13 +20,13 @@ export interface CallsRequest {
 }
 
 /**
- * Raw fetch, openapi-fetch alone and the client making the same calls to the same emulator route, in
+ * Raw fetch, openapi-fetch alone (bare, and with a time-out signal per call) and the client making the same calls to the same emulator route, in
  * short interleaved blocks (two per subject and round, see blockOrder). Sequential calls report µs per
  * call, concurrent ones calls per second; the comparisons are the medians of the per-round ratios.
  */
 export async function measureCalls(request: CallsRequest): Promise<SectionResult> {
   const { blockCalls, inFlight, rounds } = request;
-  const subjects = callers(request.target);
+  const subjects = callers(request.target, true);
   const names = [...subjects.keys()];
   // Unrecorded warm-up: connections open, code optimised, for every subject alike.
   for (const call of subjects.values()) await callMany(call, Math.min(blockCalls * 2, 1_000), inFlight);
@@ -65,11 +73,16 @@ export async function measureCalls(request: CallsRequest): Promise<SectionResult
         { subject: clientName, baseline: fetchName, goals: [{ kind: 'max', value: 1.03 }] },
         { subject: clientName, baseline: openapiFetchName, goals: [{ kind: 'max', value: 1.01 }] },
         { subject: openapiFetchName, baseline: fetchName },
+        // Like for like: both bound every call by a time-out.
+        { subject: clientName, baseline: openapiFetchTimeoutName },
+        { subject: openapiFetchTimeoutName, baseline: openapiFetchName },
       ]
     : [
         { subject: clientName, baseline: fetchName, goals: [{ kind: 'min', value: 0.95 }] },
         { subject: clientName, baseline: openapiFetchName, goals: [{ kind: 'min', value: 0.98 }] },
         { subject: openapiFetchName, baseline: fetchName },
+        { subject: clientName, baseline: openapiFetchTimeoutName },
+        { subject: openapiFetchTimeoutName, baseline: openapiFetchName },
       ];
   const ratios = ratioRows(section, `${figure}, ratio per round`, perRound, pairings);
   // The CPU the calling process spends per call: what the subject costs, whatever else runs on the
