@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readWithDataworkz } from '../src/sections/a2a-reader.js';
-import { readWithParser, readWithSdkTransport, streamEndpoint } from '../src/sections/stream-readers.js';
+import {
+  readWithParser,
+  readWithPassThrough,
+  readWithSdkTransport,
+  streamEndpoint,
+} from '../src/sections/stream-readers.js';
 import { type StreamSource, startStreamSource } from '../src/servers/stream-source.js';
 
 describe('the stream source', () => {
@@ -13,7 +18,7 @@ describe('the stream source', () => {
   it('gives every client exactly the requested number of events, served live and then replayed', async () => {
     const target = { ...source.info, events: 350 };
     for (let pass = 0; pass < 2; pass++) {
-      for (const read of [readWithParser, readWithSdkTransport, readWithDataworkz]) {
+      for (const read of [readWithParser, readWithSdkTransport, readWithPassThrough, readWithDataworkz]) {
         const reading = await read(target);
         expect(reading.events).toBe(350);
         expect(reading.firstEventMs).toBeGreaterThanOrEqual(0);

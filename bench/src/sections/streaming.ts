@@ -1,6 +1,7 @@
 import type { Measurement, SectionResult } from '../measurement.js';
 import {
   readWithParser,
+  readWithPassThrough,
   readWithSdkTransport,
   type StreamReading,
   type StreamTarget,
@@ -14,6 +15,7 @@ export interface StreamingRequest {
 const section = '3. streaming';
 const parserName = 'raw fetch + eventsource-parser';
 const sdkName = '@a2a-js/sdk JsonRpcTransport';
+const passThroughName = '@a2a-js/sdk JsonRpcTransport, events passed through';
 
 type Reader = (target: StreamTarget) => Promise<StreamReading>;
 
@@ -25,6 +27,7 @@ export async function measureStreaming(
   const all = new Map<string, Reader>([
     [parserName, readWithParser],
     [sdkName, readWithSdkTransport],
+    [passThroughName, readWithPassThrough],
     ...readers,
   ]);
   const names = [...all.keys()];
@@ -89,8 +92,13 @@ export async function measureStreaming(
   return { measurements: out, notes: [] };
 }
 
-/** The SDK transport is measured against the bare parser; the wrapper against the SDK transport it wraps. */
+/**
+ * The SDK transport is measured against the bare parser; the wrapper, and the pass-through that shows
+ * what any wrapper costs at least, against the SDK transport they wrap.
+ */
 function compared(name: string): { baseline?: string } {
   if (name === parserName) return {};
-  return name.startsWith('@dataworkz/') ? { baseline: sdkName } : { baseline: parserName };
+  return name.startsWith('@dataworkz/') || name === passThroughName
+    ? { baseline: sdkName }
+    : { baseline: parserName };
 }
