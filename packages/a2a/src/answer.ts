@@ -62,10 +62,13 @@ function finalAnswerOf(event: AgentEvent, artifacts: A2AArtifact[]): FinalAnswer
  */
 export class RunAnswer {
   readonly #final: Settled;
-  readonly #seen: (event: AgentEvent) => void;
+  /** Told of every event taken in, when something (the run's span) watches them. */
+  readonly #observe: ((event: AgentEvent) => void) | undefined;
   readonly #artifacts = new ArtifactAssembly();
   /** The task the stream named: what a resumed run gets back to. */
   taskId: string | undefined;
+  /** The context the stream named. */
+  contextId: string | undefined;
   /** The last A2A event received, for an IncompleteStreamError. */
   last: A2AStreamEvent | undefined;
   /** The final event was seen: the answer is settled. */
@@ -74,9 +77,9 @@ export class RunAnswer {
   /** The id of the last status message delivered, so a snapshot's copy of it is not delivered twice. */
   #statusMessageId: string | undefined;
 
-  constructor(final: Settled, seen: (event: AgentEvent) => void) {
+  constructor(final: Settled, observe?: (event: AgentEvent) => void) {
     this.#final = final;
-    this.#seen = seen;
+    this.#observe = observe;
   }
 
   /** The events of one stream event. */
@@ -129,8 +132,9 @@ export class RunAnswer {
   take(events: readonly AgentEvent[], redact: Redactor): void {
     let finalEvent: AgentEvent | undefined;
     for (const event of events) {
-      this.#seen(event);
+      this.#observe?.(event);
       this.taskId = event.taskId ?? this.taskId;
+      this.contextId = event.contextId ?? this.contextId;
       if (event.type === 'artifact') this.#artifacts.add(event.artifact, event.append);
       if (event.final && !finalEvent) finalEvent = event;
     }

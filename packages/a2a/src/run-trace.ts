@@ -102,6 +102,11 @@ export class RunTrace {
   }
 
   /** An event of the run, as delivered. */
+  /** Whether the run's span records (an SDK is registered and sampled it). */
+  get recording(): boolean {
+    return this.span?.isRecording() === true;
+  }
+
   event(event: AgentEvent): void {
     const span = this.span;
     if (span === undefined || !span.isRecording()) return;

@@ -35,8 +35,8 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
   readonly #controller = new AbortController();
   readonly #final = settled();
   #started = false;
-  #taskId: string | undefined;
-  #contextId: string | undefined;
+  /** What the run has heard of its task, once it is iterated. */
+  #answer: RunAnswer | undefined;
 
   /** @internal Runs are made by `streamAgent`. */
   constructor(connection: RunConnection, options: RunOptions = {}) {
@@ -59,12 +59,12 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
 
   /** The task id, once the stream has named it. */
   get taskId(): string | undefined {
-    return this.#taskId;
+    return this.#answer?.taskId;
   }
 
   /** The context id, once the stream has named it. */
   get contextId(): string | undefined {
-    return this.#contextId;
+    return this.#answer?.contextId;
   }
 
   /** Stops the run and closes the connection; iteration and `finalAnswer()` reject with APIUserAbortError. */
@@ -83,11 +83,12 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
         (error: unknown) => runTrace.failed(error),
       );
     }
-    const answer = new RunAnswer(this.#final, (event) => {
-      this.#taskId = event.taskId ?? this.#taskId;
-      this.#contextId = event.contextId ?? this.#contextId;
-      runTrace?.event(event);
-    });
+    // Only a span that records is told of each event: a stream may carry tens of thousands.
+    const answer = new RunAnswer(
+      this.#final,
+      runTrace?.recording ? (event: AgentEvent) => runTrace.event(event) : undefined,
+    );
+    this.#answer = answer;
     const controller = this.#controller;
     const { signal } = controller;
     const { timeoutMs } = this.#options;
