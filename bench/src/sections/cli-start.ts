@@ -25,7 +25,7 @@ function wallMs(execPath: string, args: readonly string[], env: NodeJS.ProcessEn
 }
 
 /**
- * `dataworkz --help` and `dataworkz qna systems` (against the emulator) from a cold process, each run
+ * `dataworkz --help` and `dataworkz qna list` (against the emulator) from a cold process, each run
  * alternating with bare `node -e 0` on the same Node: the difference is what the CLI adds to starting Node.
  */
 export async function measureCliStart(
@@ -41,7 +41,7 @@ export async function measureCliStart(
   };
   const cases = [
     { metric: 'cold start: dataworkz --help', args: [bin, '--help'], goal: 100 },
-    { metric: 'cold start: dataworkz qna systems', args: [bin, 'qna', 'systems'], goal: undefined },
+    { metric: 'cold start: dataworkz qna list', args: [bin, 'qna', 'list'], goal: undefined },
   ];
   const measurements: Measurement[] = [];
   for (const { metric, args, goal } of cases) {

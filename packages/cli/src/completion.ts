@@ -13,11 +13,18 @@ function nodesOf(command: Command, path = '', inherited: string[] = []): Node[] 
     [option.long, option.short].filter((flag) => flag !== undefined),
   );
   const options = [...inherited, ...own, '--help'];
-  const node = { path, subcommands: command.commands.map((sub) => sub.name()), options };
+  const node = {
+    path,
+    // Aliases complete too: a user may have learnt either name.
+    subcommands: command.commands.flatMap((sub) => [sub.name(), ...sub.aliases()]),
+    options,
+  };
   return [
     node,
     ...command.commands.flatMap((sub) =>
-      nodesOf(sub, path ? `${path} ${sub.name()}` : sub.name(), path ? inherited : own),
+      [sub.name(), ...sub.aliases()].flatMap((name) =>
+        nodesOf(sub, path ? `${path} ${name}` : name, path ? inherited : own),
+      ),
     ),
   ];
 }

@@ -32,11 +32,11 @@ const byName: Record<string, [ExitCodeValue, string | undefined]> = {
   PermissionDeniedError: [ExitCode.auth, 'The credential works but may not do this; ask an account admin.'],
   NotFoundError: [
     ExitCode.notFound,
-    'List what exists with `dataworkz agents list` or `dataworkz qna systems`.',
+    'List what exists with `dataworkz agents list` or `dataworkz qna list`.',
   ],
   UnknownNameError: [
     ExitCode.notFound,
-    'List what exists with `dataworkz agents list` or `dataworkz qna systems`.',
+    'List what exists with `dataworkz agents list` or `dataworkz qna list`.',
   ],
   AmbiguousNameError: [ExitCode.usage, undefined],
   QueryFailedError: [ExitCode.failed, undefined],

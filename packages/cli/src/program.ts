@@ -157,7 +157,9 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
 
   const qnaCommand = program.command('qna').description('QnA systems: list, search, answer, documents');
   qnaCommand
-    .command('systems')
+    .command('list')
+    // `systems` was its first name; both stay.
+    .alias('systems')
     .description('list the QnA systems')
     .action(run(async (ctx) => (await qna()).systems(ctx)));
   qnaCommand

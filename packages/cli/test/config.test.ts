@@ -97,6 +97,7 @@ describe('dataworkz completion', () => {
       'qna',
     ]);
     expect(complete('dataworkz qna s')).toBe('systems search');
+    expect(complete('dataworkz qna l')).toBe('list llms');
     expect(complete('dataworkz agents ask --c').split(' ').sort()).toEqual([
       '--concurrency',
       '--context',

@@ -58,7 +58,7 @@ describe('a QnA system by name', () => {
     expect(res.stderr).toContain(
       `Error: No QnA system has the id or name "Customer Suport KB". Close matches: "${supportKb.name}" (id ${supportKb.systemId}).`,
     );
-    expect(res.stderr).toContain('dataworkz qna systems');
+    expect(res.stderr).toContain('dataworkz qna list');
     expect(paths()).toEqual(['GET /api/qna/v1/systems']);
   });
 

@@ -20,12 +20,14 @@ describe('dataworkz qna', () => {
   afterAll(() => emu.close());
 
   it('lists the systems: tab-separated in a pipe, the service’s JSON with --json', async () => {
-    const plain = await runCli(['qna', 'systems'], env);
-    expect(plain.code).toBe(0);
+    const plain = await runCli(['qna', 'list'], env);
+    expect(plain.code, plain.stderr).toBe(0);
     const systems = await dw.qna.list();
     expect(plain.stdout.trim().split('\n')).toEqual(
       Object.entries(systems).map(([id, name]) => `${id}\t${name}`),
     );
+    // `systems`, its first name, still answers the same.
+    expect((await runCli(['qna', 'systems'], env)).stdout).toBe(plain.stdout);
     const json = await runCli(['--json', 'qna', 'systems'], env);
     expect(json.code).toBe(0);
     const body = JSON.parse(json.stdout);

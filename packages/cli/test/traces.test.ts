@@ -130,15 +130,15 @@ describe('dataworkz with the OpenTelemetry variables', () => {
 
   it('prints spans as JSON lines on stderr with OTEL_TRACES_EXPORTER=console, leaving stdout as it was', async () => {
     const env = cliEnv(emu);
-    const plain = await runCli(['--json', 'qna', 'systems'], env);
-    const traced = await runCli(['--json', 'qna', 'systems'], { ...env, OTEL_TRACES_EXPORTER: 'console' });
+    const plain = await runCli(['--json', 'qna', 'list'], env);
+    const traced = await runCli(['--json', 'qna', 'list'], { ...env, OTEL_TRACES_EXPORTER: 'console' });
     expect(traced.code, traced.stderr).toBe(0);
     expect(traced.stdout).toBe(plain.stdout);
     const lines = traced.stderr
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { name: string; traceId: string; parentSpanId?: string });
-    const root = lines.find((line) => line.name === 'dataworkz qna systems');
+    const root = lines.find((line) => line.name === 'dataworkz qna list');
     expect(lines.find((line) => line.name === 'qna.list')).toMatchObject({ traceId: root?.traceId });
     expect(traced.stderr).not.toContain(emu.apiKey);
   });
