@@ -157,6 +157,33 @@ it('continues a task from its own exchange when the context conversation was for
   }
 });
 
+describe('comparing versions', () => {
+  const advisor = seed.agents.productAdvisor.agentId;
+
+  it('answers "what changed" from each version’s release notes, also when the versions come as a reply', async () => {
+    const direct = finalStatus(await streamAll(emu, advisor, { text: 'What changed between 2.0 and 2.1?' }));
+    expect(answerText(direct)).toMatch(
+      /^In 2\.0: Nimbus 2\.0 moves to container images.* In 2\.1: Nimbus 2\.1 adds ARM64/,
+    );
+    const asked = finalStatus(await streamAll(emu, advisor, { text: 'What changed in the new version?' }));
+    expect(answerText(asked)).toBe('Which two versions should I compare (for example 2.0 and 2.1)?');
+    // The reply names the versions only: the question is still the request's.
+    const done = finalStatus(await reply(emu, asked, { text: '1.2 and 2.0' }, advisor));
+    expect(answerText(done)).toMatch(
+      /^In 1\.2: Nimbus 1\.2 adds scheduled exports.* In 2\.0: Nimbus 2\.0 moves/,
+    );
+  });
+
+  it('compares what the question is about in each version', async () => {
+    const done = finalStatus(
+      await streamAll(emu, advisor, { text: 'Compare API rate limits in 1.2 and 2.1' }),
+    );
+    expect(answerText(done)).toMatch(
+      /^In 1\.2: The Nimbus 1\.2 REST API allows .* In 2\.1: The Nimbus 2\.1 REST API allows /,
+    );
+  });
+});
+
 describe('cancelling an order waits for approval', () => {
   // Each test starts its own emulator: a cancellation changes that emulator's orders.
   const withEmulator = async (run: (target: Emulator) => Promise<void>) => {

@@ -5,14 +5,40 @@ import type { AgentDefinition, AgentInput } from './model.js';
 
 const askForVersions = 'Which two versions should I compare (for example 2.0 and 2.1)?';
 
-/** The versions to compare: from the text, with the earlier request's when the text answers the agent's question. */
-function versionsAsked(input: AgentInput): string[] {
+/**
+ * The versions to compare, and the question they are about: from the text, or, when the text answers
+ * the agent's question ("2.0 and 2.1"), with the request it asked about.
+ */
+function comparisonAsked(input: AgentInput): { versions: string[]; question: string } {
   const inText = versionsIn(input.text);
   const turns = [...input.history].reverse();
   const asked = turns.find((t) => t.by === 'AI')?.text.endsWith(askForVersions) ?? false;
   const request = turns.find((t) => t.by === 'USER')?.text;
-  if (inText.length >= 2 || !asked || !request) return inText;
-  return [...new Set([...versionsIn(request), ...inText])];
+  if (inText.length >= 2 || !asked || !request) return { versions: inText, question: input.text };
+  return { versions: [...new Set([...versionsIn(request), ...inText])], question: request };
+}
+
+// Words of a comparison that say it is one, not what it is about.
+const COMPARISON_WORDS = new Set(
+  (
+    'a against an and are between change changed changes compare comparing did difference differences ' +
+    'different do does from how in is it new nimbus of please the to upgrade upgrading version versions vs ' +
+    'versus was what whats which with'
+  ).split(' '),
+);
+
+/** What a comparison is about ("API rate limits"), or '' for "what changed" in general. */
+function topicOf(question: string): string {
+  return question
+    .replace(/\b\d+\.\d+\b/g, ' ')
+    .split(/[^A-Za-z0-9-]+/)
+    .filter((word) => word !== '' && !/^\d+$/.test(word) && !COMPARISON_WORDS.has(word.toLowerCase()))
+    .join(' ');
+}
+
+/** The search for one version's side: its release notes in general, or the topic in that version. */
+function comparisonQuery(topic: string, version: string): string {
+  return topic ? `${topic} in Nimbus ${version}` : `what Nimbus ${version} adds in its release notes`;
 }
 
 export const productAdvisorAgentId = stableId('agents/product-advisor');
@@ -42,7 +68,8 @@ export const productAdvisorAgent: AgentDefinition = {
       offer: 'compare what changed between two Nimbus versions',
       keywords: ['compare', 'changed', 'difference', 'between', 'upgrade', 'new in'],
       async run(input, tools) {
-        const [from, to] = versionsAsked(input);
+        const { versions, question } = comparisonAsked(input);
+        const [from, to] = versions;
         if (!from || !to) {
           return {
             state: 'input-required',
@@ -50,10 +77,10 @@ export const productAdvisorAgent: AgentDefinition = {
             ask: { type: 'INPUT_REQUIRED', field: 'versions' },
           };
         }
-        const topic = input.text.replace(/\b\d+\.\d+\b/g, '').trim();
+        const topic = topicOf(question);
         const parts: string[] = [];
         for (const version of [from, to]) {
-          const hits = await tools.searchKnowledge(productDocsSystemId, `${topic} release notes`, {
+          const hits = await tools.searchKnowledge(productDocsSystemId, comparisonQuery(topic, version), {
             clauses: [{ field: 'version', values: [version] }],
           });
           const best = hits[0];
