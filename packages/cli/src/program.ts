@@ -120,7 +120,7 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
       .command('ask')
       .description('ask an agent over A2A: its steps live, then its answer')
       .argument('<agent>', agentArgument)
-      .argument('[text]')
+      .argument('[text]', 'what to ask the agent (left out with --batch)')
       .option('-c, --context <key=value>', 'a context value (repeatable; JSON values allowed)', collect)
       .option('--llm <llmId>', 'the LLM to run the agent with')
       .option('--properties <key=value>', 'an execution property (repeatable)', collect)
@@ -193,7 +193,7 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
         .command('search')
         .description('search a QnA system: the matching passages, best first')
         .argument('<system>', systemArgument)
-        .argument('[query]')
+        .argument('[query]', 'what to search for (left out with --batch)')
         .option('-n, --limit <count>', 'show at most this many passages', positiveInteger),
     ),
   ).action(
@@ -209,7 +209,7 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
         .command('answer')
         .description('ask a QnA system: its answer, with the sources it cites')
         .argument('<system>', systemArgument)
-        .argument('[question]'),
+        .argument('[question]', 'the question (left out with --batch)'),
     ),
   ).action(
     run(async (ctx, system: string, question: string | undefined, options: RetrievalOptions & BatchFlags) => {
