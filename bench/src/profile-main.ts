@@ -1,5 +1,5 @@
 /**
- * `pnpm bench:profile [--section concurrency|unary] [--subject client|openapi-fetch|fetch]
+ * `pnpm bench:profile [--section concurrency|unary] [--subject client|openapi-fetch|openapi-fetch-timeout|fetch]
  * [--calls N] [--node machine|24] [--dir path] [--top N]`: a CPU profile of one subject's calls
  * against the emulator, as the call sections make them, and where its CPU went by package.
  */
@@ -28,7 +28,7 @@ const { values } = parseArgs({
   },
 });
 
-const subjects: readonly ProfiledSubject[] = ['client', 'openapi-fetch', 'fetch'];
+const subjects: readonly ProfiledSubject[] = ['client', 'openapi-fetch', 'openapi-fetch-timeout', 'fetch'];
 if (!(subjects as readonly string[]).includes(values.subject)) {
   throw new Error(`unknown subject ${values.subject}; choose from ${subjects.join(', ')}`);
 }

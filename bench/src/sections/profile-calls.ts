@@ -6,10 +6,11 @@ import {
   clientName,
   fetchName,
   openapiFetchName,
+  openapiFetchTimeoutName,
 } from './callers.js';
 
 /** Which caller a profile run makes its calls with. */
-export type ProfiledSubject = 'client' | 'openapi-fetch' | 'fetch';
+export type ProfiledSubject = 'client' | 'openapi-fetch' | 'openapi-fetch-timeout' | 'fetch';
 
 export interface ProfileCallsRequest {
   readonly target: CallTarget;
@@ -21,6 +22,7 @@ export interface ProfileCallsRequest {
 const subjectNames: Record<ProfiledSubject, string> = {
   client: clientName,
   'openapi-fetch': openapiFetchName,
+  'openapi-fetch-timeout': openapiFetchTimeoutName,
   fetch: fetchName,
 };
 
@@ -32,7 +34,7 @@ export async function profileCalls(
   request: ProfileCallsRequest,
 ): Promise<{ subject: string; callsPerSecond: number }> {
   const subject = subjectNames[request.subject];
-  const call = callers(request.target).get(subject) as Call;
+  const call = callers(request.target, true).get(subject) as Call;
   await callMany(call, Math.min(request.calls, 1_000), request.inFlight);
   const started = performance.now();
   await callMany(call, request.calls, request.inFlight);
