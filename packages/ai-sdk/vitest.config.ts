@@ -14,5 +14,5 @@ export default defineConfig({
       '@dataworkz/emulator': source('../emulator/src/index.ts'),
     },
   },
-  test: { include: ['test/**/*.test.ts'], testTimeout: 20_000 },
+  test: { include: ['test/**/*.test.ts'], testTimeout: 20_000, hookTimeout: 60_000 },
 });

@@ -4,5 +4,5 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
-  test: { include: ['test/**/*.test.ts'], testTimeout: 20_000 },
+  test: { include: ['test/**/*.test.ts'], testTimeout: 20_000, hookTimeout: 60_000 },
 });
