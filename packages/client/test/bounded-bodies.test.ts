@@ -1,5 +1,5 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import Dataworkz, { InternalServerError, ResponseTooLargeError } from '@dataworkz/client';
+import Dataworkz, { APIConnectionError, InternalServerError, ResponseTooLargeError } from '@dataworkz/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endless } from './support/endless.js';
 import { json, startServer, type TestServer } from './support/server.js';
@@ -81,6 +81,29 @@ describe('success bodies', () => {
       .qna.list()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseTooLargeError);
+  });
+
+  it('a body cut short of its declared Content-Length is a broken connection, not a JSON error', async () => {
+    server.reply((_request, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.end('{"a":1}');
+      res.socket?.destroy();
+    });
+    const error = await client({ maxRetries: 0 })
+      .qna.list()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+  });
+
+  it('a Response made by a fetch of the caller is held to the limit, whatever length it declares', async () => {
+    // fetch ends a body at its declared length on the wire; a Response built by hand need not.
+    const fetch: typeof globalThis.fetch = async () =>
+      new Response(JSON.stringify({ a: 'x'.repeat(2 * KiB) }), {
+        headers: { 'content-type': 'application/json', 'content-length': '10' },
+      });
+    await expect(client({ fetch, maxResponseBytes: KiB }).qna.list()).rejects.toBeInstanceOf(
+      ResponseTooLargeError,
+    );
   });
 
   it.each([
