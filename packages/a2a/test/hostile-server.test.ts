@@ -101,10 +101,11 @@ describe('time until the response headers', () => {
     handler = (_req, res, body) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(sseResult(requestId(body), working));
-      setTimeout(() => res.end(sseResult(requestId(body), completed('late but fine'))), 400);
+      setTimeout(() => res.end(sseResult(requestId(body), completed('late but fine'))), 2_000);
     };
-    // The headers time-out (100 ms) is long past when the answer comes; only the idle one applies.
-    const run = streamAgent(client({ timeout: 100 }), 'agent-1', { text: 'Hi', idleTimeoutMs: 5_000 });
+    // The headers time-out (1 s, room for a busy machine) is long past when the answer comes; only the
+    // idle one applies.
+    const run = streamAgent(client({ timeout: 1_000 }), 'agent-1', { text: 'Hi', idleTimeoutMs: 5_000 });
     expect((await run.finalAnswer()).answer).toBe('late but fine');
   });
 
