@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
+    hookTimeout: 60_000,
     // The allocation reading forces collections, as the bench's own processes do.
     execArgv: ['--expose-gc'],
   },
