@@ -21,7 +21,7 @@ export interface StateOptions {
  * retrieval evaluation in bench/ (the held-out half was measured once, after): with the sentence
  * encoder, 0.7 of it, 0.15 of the word vectors and 0.15 of BM25; without it, 0.7 word vectors and
  * 0.3 BM25. Under the floor (0.2, below every answerable tuning question's best score) an answer cites
- * nothing.
+ * nothing. Both correct a question's misspellings before embedding it (see qna/spelling.ts).
  */
 function builtInRanking(sentenceEncoder: EmbeddingModel | undefined): Ranking {
   return sentenceEncoder
@@ -32,8 +32,14 @@ function builtInRanking(sentenceEncoder: EmbeddingModel | undefined): Ranking {
         ],
         lexicalWeight: 0.15,
         answerFloor: 0.2,
+        correctSpelling: true,
       }
-    : { models: [{ model: wordVectorModel, weight: 0.7 }], lexicalWeight: 0.3, answerFloor: 0 };
+    : {
+        models: [{ model: wordVectorModel, weight: 0.7 }],
+        lexicalWeight: 0.3,
+        answerFloor: 0,
+        correctSpelling: true,
+      };
 }
 
 /** The ranking `options` ask for; undefined for BM25 alone. */

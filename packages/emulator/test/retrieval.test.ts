@@ -134,6 +134,17 @@ describe('retrieval with the built-in model', () => {
     expect(text).not.toMatch(/\[\d+\]/);
   });
 
+  it('says it does not know when the question shares only the product’s name with the passages', async () => {
+    // "Nimbus" is in most of the manual's paragraphs: sharing it is no sign of an answer.
+    const answer = await call(
+      emu,
+      `/api/qna/v1/systems/${docs}/answer?${q({ questionText: 'is there an iPhone app for Nimbus', llmProviderId: seed.llms.productDocsSystem })}`,
+    );
+    const text = String(obj(answer.json).answer);
+    expect(text).toContain('No answer to this question was found');
+    expect(text).not.toMatch(/\[\d+\]/);
+  });
+
   it('answers from the passages it retrieves', async () => {
     const answer = await call(
       emu,

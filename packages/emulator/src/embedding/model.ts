@@ -28,6 +28,11 @@ export interface Ranking {
   lexicalWeight: number;
   /** An answer whose best passage scores below this says nothing was found. */
   answerFloor: number;
+  /**
+   * Correct the question's misspelt words (those neither the corpus nor the built-in English word list
+   * holds) before the models embed it; BM25 matches them fuzzily either way.
+   */
+  correctSpelling?: boolean;
 }
 
 /** A custom embedding model returned something retrieval cannot use. */

@@ -1,3 +1,4 @@
+import type { QnaSystem } from '../data/model.js';
 import type { Hit, Passage } from './retriever.js';
 import { normaliseTerm } from './retriever.js';
 
@@ -37,13 +38,44 @@ function sentences(passage: Passage): Sentence[] {
   return known;
 }
 
+// A system's paragraphs never change once it is indexed: count its terms once.
+const commonTermsOf = new WeakMap<QnaSystem, ReadonlySet<string>>();
+
+/**
+ * The terms found in at least half of a system's paragraphs (a product's name in its own manual):
+ * sharing one says nothing about whether a paragraph answers a question. As in BM25, whose
+ * Robertson-Sparck Jones weight of such a term is zero or less.
+ */
+export function commonTerms(system: QnaSystem): ReadonlySet<string> {
+  let common = commonTermsOf.get(system);
+  if (!common) {
+    const counts = new Map<string, number>();
+    let paragraphs = 0;
+    for (const document of system.documents) {
+      for (const paragraph of document.paragraphs) {
+        paragraphs += 1;
+        for (const term of termsOf(paragraph)) counts.set(term, (counts.get(term) ?? 0) + 1);
+      }
+    }
+    common = new Set([...counts].filter(([, n]) => n * 2 >= paragraphs).map(([term]) => term));
+    commonTermsOf.set(system, common);
+  }
+  return common;
+}
+
 /**
  * An extractive answer: the sentences of the retrieved contexts that share the most terms with the
  * question, in context order, each cited as [n] (n = its context's position). A sentence that several
- * contexts share is said once, citing each of them. Deterministic.
+ * contexts share is said once, citing each of them. Terms in `uninformative` do not count as shared:
+ * a question that shares nothing else with the contexts gets no answer. Deterministic.
  */
-export function composeAnswer(question: string, contexts: Hit[], maxSentences = 2): string | undefined {
-  const wanted = termsOf(question);
+export function composeAnswer(
+  question: string,
+  contexts: Hit[],
+  maxSentences = 2,
+  uninformative: ReadonlySet<string> = new Set(),
+): string | undefined {
+  const wanted = new Set([...termsOf(question)].filter((t) => !uninformative.has(t)));
   const candidates = new Map<string, { text: string; cites: number[]; score: number; order: number }>();
   contexts.forEach((hit, c) => {
     for (const { text, terms: have } of sentences(hit.passage)) {

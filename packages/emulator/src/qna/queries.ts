@@ -3,7 +3,7 @@ import { EmbeddingError } from '../embedding/model.js';
 import { HttpError } from '../http/errors.js';
 import { includeProbe } from '../http/query.js';
 import { randomUUID } from '../neutral/crypto.js';
-import { composeAnswer } from './compose-answer.js';
+import { commonTerms, composeAnswer } from './compose-answer.js';
 import type { ChatTurn } from './conversation.js';
 import { extractFilters, FilterError, type FilterExpression, formatFilter, parseFilter } from './filter.js';
 import { retrievalQuery } from './follow-up.js';
@@ -187,8 +187,9 @@ export async function answerQuestion(
     'LLM_GENERATE',
     // Deployments' answers begin with a blank line, as the model writes it.
     // Below the ranking's floor the best passage is not about the question: cite nothing rather than it.
+    // Nor when the question shares only terms most of the system's paragraphs hold (the product's name).
     () =>
-      `\n\n${((hits[0]?.score ?? 0) >= retriever.answerFloor && composeAnswer(query, hits)) || `No answer to this question was found in ${system.name}.`}`,
+      `\n\n${((hits[0]?.score ?? 0) >= retriever.answerFloor && composeAnswer(query, hits, 2, commonTerms(system))) || `No answer to this question was found in ${system.name}.`}`,
     (text) => ({ LlmProviderId: input.llmProviderId ?? null, Characters: text.length }),
   );
   const answer = generate.value;

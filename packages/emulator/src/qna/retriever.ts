@@ -1,7 +1,9 @@
 import MiniSearch from 'minisearch';
 import type { CorpusDocument, QnaSystem } from '../data/model.js';
 import { checkEmbeddings, type EmbeddingModel, type Ranking } from '../embedding/model.js';
+import { loadWordVectors } from '../embedding/word-vectors.js';
 import { type FilterExpression, matchesFilter } from './filter.js';
+import { Speller } from './spelling.js';
 
 /** One indexed paragraph of a document. */
 export interface Passage {
@@ -62,6 +64,8 @@ export class Retriever {
   private lexicalWeight = 1;
   /** An answer whose best passage scores below this cites nothing; 0 without a model. */
   answerFloor = 0;
+  /** Corrects a question's misspelt words before it is embedded, when the ranking asks for it. */
+  private speller: Speller | undefined;
   /** Every indexed term, as normaliseTerm leaves it. */
   private readonly vocabulary = new Set<string>();
   /** Indexed terms that begin a longer indexed term. */
@@ -89,6 +93,10 @@ export class Retriever {
     }
     retriever.lexicalWeight = ranking.lexicalWeight;
     retriever.answerFloor = ranking.answerFloor;
+    if (ranking.correctSpelling) {
+      const words = await loadWordVectors();
+      retriever.speller = new Speller(retriever.vocabulary, (word) => words.row(word));
+    }
     retriever.dimensions = retriever.signals[0]?.dimensions ?? 0;
     return retriever;
   }
@@ -171,7 +179,8 @@ export class Retriever {
   /**
    * The `limit` best passages of those `filter` admits: the filter narrows the candidates, never the
    * scores. With a model every admitted passage is a candidate (nothing is returned only when the filter
-   * admits nothing); without one, those BM25 finds.
+   * admits nothing); without one, those BM25 finds. The models embed the question with its misspellings
+   * corrected (when the ranking asks for it); BM25 reads it as written, matching misspellings fuzzily.
    */
   async search(query: string, filter: FilterExpression, limit: number): Promise<Hit[]> {
     const admitted = (passage: Passage) =>
@@ -187,7 +196,8 @@ export class Retriever {
       }
       return hits;
     }
-    const wanted = await Promise.all(this.signals.map((signal) => this.embedQuery(signal, query)));
+    const embedded = this.speller ? this.speller.correct(query) : query;
+    const wanted = await Promise.all(this.signals.map((signal) => this.embedQuery(signal, embedded)));
     // The best `limit` kept in order as the passages go by (ties: the earlier passage first).
     for (const passage of this.passages) {
       if (!admitted(passage)) continue;
