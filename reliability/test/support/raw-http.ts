@@ -17,8 +17,13 @@ export interface RawRequest {
 
 const ANSWER_TIMEOUT_MS = 10_000;
 
-/** Sends a request node:http can express (any token method, any path, any body) over a kept-alive agent. */
-export function send(agent: Agent, origin: URL, req: RawRequest): Promise<RawAnswer> {
+/**
+ * Sends a request node:http can express (any token method, any path, any body) over a kept-alive agent.
+ * A request reset on a kept-alive socket is sent once more: the server may have been closing that idle
+ * socket (its keep-alive time-out passed) as the request went out, and that reset is the socket's, not
+ * the server's answer to the request (Node's documentation advises the same retry).
+ */
+export function send(agent: Agent, origin: URL, req: RawRequest, retryReset = true): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const outgoing = request(
       {
@@ -44,7 +49,11 @@ export function send(agent: Agent, origin: URL, req: RawRequest): Promise<RawAns
       },
     );
     outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer to ${req.method} ${req.path}`)));
-    outgoing.on('error', reject);
+    outgoing.on('error', (error: NodeJS.ErrnoException) => {
+      if (retryReset && outgoing.reusedSocket && error.code === 'ECONNRESET') {
+        send(agent, origin, req, false).then(resolve, reject);
+      } else reject(error);
+    });
     outgoing.end(req.body);
   });
 }
