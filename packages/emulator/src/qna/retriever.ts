@@ -3,6 +3,7 @@ import type { CorpusDocument, QnaSystem } from '../data/model.js';
 import { checkEmbeddings, type EmbeddingModel, type Ranking } from '../embedding/model.js';
 import { loadWordVectors } from '../embedding/word-vectors.js';
 import { type FilterExpression, matchesFilter } from './filter.js';
+import { type PassageSpace, passageSpace, project } from './passage-space.js';
 import { Speller } from './spelling.js';
 
 /** One indexed paragraph of a document. */
@@ -42,15 +43,28 @@ const embedBatch = 128;
 /** The passage's text as embedded by default: its document's title gives a short paragraph its subject. */
 const titled = (title: string, text: string) => [`${title}. ${text}`];
 
+/** Query vectors kept per model: a repeated question is not embedded, scaled or centred again. */
+const queryCacheSize = 256;
+
 /** One model's part of the ranking: its unit-length passage vectors and its weight. */
 interface Signal {
   model: EmbeddingModel;
   weight: number;
-  /** One per passage. */
-  vectors: Float64Array[];
+  /**
+   * The passages' vectors, one row of `width` per passage, in one array: a search reads them all in
+   * order, and a contiguous array is read about twice as fast as one array per passage. In the
+   * coordinates of `space` when there is one, else as the model made them.
+   */
+  matrix: Float64Array;
+  width: number;
+  /** The span of the passages, when comparing in it saves work (see passage-space.ts). */
+  space: PassageSpace | undefined;
   /** The corpus's mean vector, when the model asks for centring. */
   mean: Float64Array | undefined;
+  /** The length of the model's vectors. */
   dimensions: number;
+  /** The latest questions' vectors (in the coordinates of `space`, when there is one), by text. */
+  queries: Map<string, Float64Array>;
 }
 
 /**
@@ -137,7 +151,17 @@ export class Retriever {
       const m = mean;
       vectors = vectors.map((v) => unit(v, m));
     }
-    const signal: Signal = { model, weight, vectors, mean, dimensions };
+    const space = passageSpace(vectors, dimensions);
+    let matrix = space?.coordinates;
+    if (!matrix) {
+      const full = new Float64Array(vectors.length * dimensions);
+      vectors.forEach((vector, at) => {
+        full.set(vector, at * dimensions);
+      });
+      matrix = full;
+    }
+    const width = space ? space.rank : dimensions;
+    const signal: Signal = { model, weight, matrix, width, space, mean, dimensions, queries: new Map() };
     if (dimensions === 0)
       signal.dimensions = dimensions = (await this.embedQuery(signal, 'dimensions')).length;
     return signal;
@@ -171,9 +195,19 @@ export class Retriever {
   }
 
   private async embedQuery(signal: Signal, query: string): Promise<Float64Array> {
+    const known = signal.queries.get(query);
+    if (known) return known;
     const [vector] = checkEmbeddings(await signal.model.embed([query]), 1, signal.dimensions || undefined);
-    const wanted = unit(vector ?? []);
-    return signal.mean ? unit(wanted, signal.mean) : wanted;
+    const unitVector = unit(vector ?? []);
+    const centred = signal.mean ? unit(unitVector, signal.mean) : unitVector;
+    const { space } = signal;
+    const wanted = space ? project(centred, space.basis, space.rank) : centred;
+    if (signal.queries.size >= queryCacheSize) {
+      // Maps iterate in insertion order: the first key is the oldest question.
+      signal.queries.delete(signal.queries.keys().next().value as string);
+    }
+    signal.queries.set(query, wanted);
+    return wanted;
   }
 
   /**
@@ -198,15 +232,15 @@ export class Retriever {
     }
     const embedded = this.speller ? this.speller.correct(query) : query;
     const wanted = await Promise.all(this.signals.map((signal) => this.embedQuery(signal, embedded)));
+    const blended = new Float64Array(this.passages.length);
+    for (const [id, score] of lexical) blended[id] = this.lexicalWeight * score;
+    this.signals.forEach((signal, i) => {
+      addSimilarities(wanted[i] as Float64Array, signal.matrix, signal.width, signal.weight, blended);
+    });
     // The best `limit` kept in order as the passages go by (ties: the earlier passage first).
     for (const passage of this.passages) {
       if (!admitted(passage)) continue;
-      let blended = this.lexicalWeight * (lexical.get(passage.id) ?? 0);
-      this.signals.forEach((signal, i) => {
-        const similarity = dot(wanted[i] as Float64Array, signal.vectors[passage.id] as Float64Array);
-        blended += signal.weight * Math.max(0, similarity);
-      });
-      const score = Math.min(1, blended);
+      const score = Math.min(1, blended[passage.id] as number);
       if (hits.length >= limit && score <= (hits[hits.length - 1] as Hit).score) continue;
       let at = hits.length;
       while (at > 0 && (hits[at - 1] as Hit).score < score) at -= 1;
@@ -260,8 +294,35 @@ function meanOf(vectors: Float64Array[]): Float64Array {
   return mean;
 }
 
-function dot(a: Float64Array, b: Float64Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += (a[i] as number) * (b[i] as number);
-  return sum;
+/**
+ * Adds `weight` × each passage's similarity to `query` (negative ones as 0) to `into`, the passages'
+ * rows read in order. Four running sums: one sum waits on its previous addition at every step, four
+ * let the processor overlap them (JavaScript has no vector instructions), about twice as fast.
+ */
+function addSimilarities(
+  query: Float64Array,
+  matrix: Float64Array,
+  dimensions: number,
+  weight: number,
+  into: Float64Array,
+): void {
+  const rows = into.length;
+  const whole = dimensions - (dimensions % 4);
+  for (let row = 0; row < rows; row++) {
+    const base = row * dimensions;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    let c = 0;
+    for (; c < whole; c += 4) {
+      s0 += (query[c] as number) * (matrix[base + c] as number);
+      s1 += (query[c + 1] as number) * (matrix[base + c + 1] as number);
+      s2 += (query[c + 2] as number) * (matrix[base + c + 2] as number);
+      s3 += (query[c + 3] as number) * (matrix[base + c + 3] as number);
+    }
+    for (; c < dimensions; c++) s0 += (query[c] as number) * (matrix[base + c] as number);
+    const similarity = s0 + s1 + s2 + s3;
+    if (similarity > 0) into[row] = (into[row] as number) + weight * similarity;
+  }
 }
