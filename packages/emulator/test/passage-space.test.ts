@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { passageSpace, project } from '../src/qna/passage-space.js';
+import { type PassageSpace, passageSpace, project } from '../src/qna/passage-space.js';
 
 // A small deterministic generator (mulberry32): the same vectors on every run.
 function random(seed: number): () => number {
@@ -22,6 +22,15 @@ function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return sum;
 }
 
+/** The question's similarity to each passage, in the span's coordinates, is the one of the full vectors. */
+function expectSameSimilarities(space: PassageSpace, passages: Float64Array[], question: Float64Array): void {
+  const coordinates = project(question, space.basis, space.rank);
+  passages.forEach((passage, at) => {
+    const row = space.coordinates.subarray(at * space.rank, (at + 1) * space.rank);
+    expect(dot(coordinates, row)).toBeCloseTo(dot(question, passage), 10);
+  });
+}
+
 describe('the passages’ span', () => {
   it('gives every question the same similarity to every passage as the full vectors do', () => {
     const next = random(7);
@@ -29,14 +38,7 @@ describe('the passages’ span', () => {
     const space = passageSpace(passages, 128);
     if (!space) throw new Error('expected a span: 30 passages in 128 dimensions');
     expect(space.rank).toBe(30);
-    for (let q = 0; q < 20; q++) {
-      const question = vector(next, 128);
-      const coordinates = project(question, space.basis, space.rank);
-      passages.forEach((passage, at) => {
-        const row = space.coordinates.subarray(at * space.rank, (at + 1) * space.rank);
-        expect(dot(coordinates, row)).toBeCloseTo(dot(question, passage), 10);
-      });
-    }
+    for (let q = 0; q < 20; q++) expectSameSimilarities(space, passages, vector(next, 128));
   });
 
   it('holds repeated and dependent passages in fewer coordinates, with the same similarities', () => {
@@ -48,12 +50,7 @@ describe('the passages’ span', () => {
     const space = passageSpace(passages, 64);
     if (!space) throw new Error('expected a span: 5 passages in 64 dimensions');
     expect(space.rank).toBe(3);
-    const question = vector(next, 64);
-    const coordinates = project(question, space.basis, space.rank);
-    passages.forEach((passage, at) => {
-      const row = space.coordinates.subarray(at * space.rank, (at + 1) * space.rank);
-      expect(dot(coordinates, row)).toBeCloseTo(dot(question, passage), 10);
-    });
+    expectSameSimilarities(space, passages, vector(next, 64));
   });
 
   it('is not made when it would not save work, or for no passages', () => {
