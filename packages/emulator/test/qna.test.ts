@@ -143,6 +143,13 @@ describe('answer', () => {
     expect(first.extractedFilters).toBe("version = '2.1'");
   });
 
+  it('answers a misspelt question from what its corrected words find, not with "no answer"', async () => {
+    const body = await answer(docs, { questionText: 'how do I rset my pasword' });
+    expect(body.answer).toMatch(/password/i);
+    expect(body.answer).toMatch(/\[\d\]/);
+    expect(body.answer).not.toMatch(/No answer/);
+  });
+
   it('says a sentence several contexts share once, citing each of them', async () => {
     const body = await answer(docs, { questionText: 'How do I export a report?' });
     const sentences = (body.answer as string).split(/(?<=\.)\s+/);

@@ -188,8 +188,9 @@ export async function answerQuestion(
     // Deployments' answers begin with a blank line, as the model writes it.
     // Below the ranking's floor the best passage is not about the question: cite nothing rather than it.
     // Nor when the question shares only terms most of the system's paragraphs hold (the product's name).
+    // The question's words are matched as the models read them, misspellings corrected.
     () =>
-      `\n\n${((hits[0]?.score ?? 0) >= retriever.answerFloor && composeAnswer(query, hits, 2, commonTerms(system))) || `No answer to this question was found in ${system.name}.`}`,
+      `\n\n${((hits[0]?.score ?? 0) >= retriever.answerFloor && composeAnswer(retriever.corrected(query), hits, 2, commonTerms(system))) || `No answer to this question was found in ${system.name}.`}`,
     (text) => ({ LlmProviderId: input.llmProviderId ?? null, Characters: text.length }),
   );
   const answer = generate.value;

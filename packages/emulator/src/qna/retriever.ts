@@ -210,6 +210,11 @@ export class Retriever {
     return wanted;
   }
 
+  /** The question as the models read it: its misspelt words corrected, when the ranking asks for it. */
+  corrected(query: string): string {
+    return this.speller ? this.speller.correct(query) : query;
+  }
+
   /**
    * The `limit` best passages of those `filter` admits: the filter narrows the candidates, never the
    * scores. With a model every admitted passage is a candidate (nothing is returned only when the filter
@@ -230,7 +235,7 @@ export class Retriever {
       }
       return hits;
     }
-    const embedded = this.speller ? this.speller.correct(query) : query;
+    const embedded = this.corrected(query);
     const wanted = await Promise.all(this.signals.map((signal) => this.embedQuery(signal, embedded)));
     const blended = new Float64Array(this.passages.length);
     for (const [id, score] of lexical) blended[id] = this.lexicalWeight * score;
