@@ -131,7 +131,7 @@ export class Retriever {
       const batch = texts.slice(start, start + embedBatch);
       embedded.push(...checkEmbeddings(await model.embed(batch), batch.length, embedded[0]?.length));
     }
-    let dimensions = embedded[0]?.length ?? 0;
+    const dimensions = embedded[0]?.length ?? 0;
     // The mean of the texts' unit vectors: a passage's similarity is the mean of its texts' similarities.
     const sums = this.passages.map(() => new Float64Array(dimensions));
     const counts = this.passages.map(() => 0);
@@ -162,8 +162,9 @@ export class Retriever {
     }
     const width = space ? space.rank : dimensions;
     const signal: Signal = { model, weight, matrix, width, space, mean, dimensions, queries: new Map() };
+    // No passages: the model's length is learnt from a probe (there is no span, so rows are that long).
     if (dimensions === 0)
-      signal.dimensions = dimensions = (await this.embedQuery(signal, 'dimensions')).length;
+      signal.dimensions = signal.width = (await this.embedQuery(signal, 'dimensions')).length;
     return signal;
   }
 
