@@ -109,5 +109,6 @@ describe('SSE framing', () => {
       ),
       { numRuns: 1000 },
     );
-  });
+    // A thousand streams through the SDK: seconds alone, several times that beside a full parallel run.
+  }, 90_000);
 });

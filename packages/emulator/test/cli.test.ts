@@ -207,5 +207,6 @@ describe('the dataworkz-emulator command', () => {
       expect(await cli.exited).toBe(0);
       expect(cli.child.signalCode).toBeNull();
     }
-  });
+    // Eight starts of the emulator, each loading the sentence encoder: slow on a loaded machine.
+  }, 90_000);
 });
