@@ -123,9 +123,9 @@ describe('search', () => {
     const exact = (await search(docs, { query: 'password' })).searchResultsList as Item[];
     const misspelled = (await search(docs, { query: 'pasword' })).searchResultsList as Item[];
     expect(misspelled.length).toBe(5);
-    // The passages BM25 finds by the corrected spelling lead, as for the exact term.
-    expect(misspelled.slice(0, 3).every((i) => /password/i.test(i.data))).toBe(true);
-    expect(exact.slice(0, 3).every((i) => /password/i.test(i.data))).toBe(true);
+    // The passages the corrected spelling finds lead, the same as for the exact term.
+    expect(exact.every((i) => /password/i.test(i.title))).toBe(true);
+    expect(misspelled.map((i) => i.data)).toEqual(exact.map((i) => i.data));
   });
 });
 
@@ -151,10 +151,11 @@ describe('answer', () => {
   });
 
   it('says a sentence several contexts share once, citing each of them', async () => {
-    const body = await answer(docs, { questionText: 'How do I export a report?' });
+    // The three releases' paragraphs differ in their first sentence and share the second.
+    const body = await answer(docs, { questionText: 'How do I add a widget to a dashboard?' });
     const sentences = (body.answer as string).split(/(?<=\.)\s+/);
     expect(new Set(sentences).size).toBe(sentences.length);
-    expect(body.answer).toMatch(/pick a format \[1\]\[2\]\[3\]\./);
+    expect(body.answer).toMatch(/pick a data source and a chart type \[1\]\[2\]\[3\]\./);
     expect((body.context as Item[]).length).toBe(3);
   });
 

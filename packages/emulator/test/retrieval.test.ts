@@ -114,6 +114,24 @@ describe('retrieval with the built-in model', () => {
     );
   });
 
+  it('shows a paragraph several releases repeat once among the first results, its repeats after', async () => {
+    const known = /^Download audit logs as CSV from Settings, Audit\.$/;
+    const first = await search(emu, docs, { query: 'download audit logs' });
+    expect(first[0]?.data).toMatch(known);
+    expect(first.filter((i) => known.test(i.data))).toHaveLength(1);
+    // Demoted, not dropped: more results hold every release's copy.
+    const more = await search(emu, docs, { query: 'download audit logs', properties: 'context=20' });
+    expect(more.filter((i) => known.test(i.data)).map((i) => i.metadata.version)).toHaveLength(3);
+    // One release admitted, nothing repeats: its copy leads at the score it has unfiltered.
+    const filtered = await search(emu, docs, {
+      query: 'download audit logs',
+      filter: "version = '1.2'",
+    });
+    const unfiltered = more.find((i) => known.test(i.data) && i.metadata.version === '1.2');
+    expect(filtered[0]?.data).toMatch(known);
+    expect(filtered[0]?.similarityScore).toBeGreaterThan(unfiltered?.similarityScore ?? 1);
+  });
+
   it('shows the sentence encoder’s vector length as the system’s dimensions', async () => {
     expect(await dimensionsOf(emu, docs)).toBe(512);
   });

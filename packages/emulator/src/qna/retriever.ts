@@ -4,6 +4,7 @@ import { checkEmbeddings, type EmbeddingModel, type Ranking } from '../embedding
 import { loadWordVectors } from '../embedding/word-vectors.js';
 import { type FilterExpression, matchesFilter } from './filter.js';
 import { type PassageSpace, passageSpace, project } from './passage-space.js';
+import { demoteRepeats, repeatKey } from './repeats.js';
 import { Speller } from './spelling.js';
 
 /** One indexed paragraph of a document. */
@@ -11,6 +12,8 @@ export interface Passage {
   id: number;
   document: CorpusDocument;
   text: string;
+  /** Equal for passages that repeat one another (see repeats.ts). */
+  repeatKey: string;
 }
 
 export interface Hit {
@@ -171,12 +174,19 @@ export class Retriever {
   /** Length of the first model's vectors; 0 without a model. */
   dimensions = 0;
 
+  /** Passages per repeat key, and the most any key has. */
+  private readonly copies = new Map<string, number>();
+  private mostCopies = 1;
+
   private constructor(system: QnaSystem) {
     for (const document of system.documents) {
       this.learn(document.title);
       for (const text of document.paragraphs) {
-        const passage = { id: this.passages.length, document, text };
+        const passage = { id: this.passages.length, document, text, repeatKey: repeatKey(text) };
         this.passages.push(passage);
+        const copies = (this.copies.get(passage.repeatKey) ?? 0) + 1;
+        this.copies.set(passage.repeatKey, copies);
+        this.mostCopies = Math.max(this.mostCopies, copies);
         this.index.add({ id: passage.id, title: document.title, text });
         this.learn(text);
       }
@@ -217,8 +227,8 @@ export class Retriever {
   }
 
   /**
-   * The `limit` best passages of those `filter` admits: the filter narrows the candidates, never the
-   * scores. With a model every admitted passage is a candidate (nothing is returned only when the filter
+   * The `limit` best passages of those `filter` admits: the filter narrows the candidates, and changes a
+   * score only by leaving out a better passage it repeats (repeats.ts). With a model every admitted passage is a candidate (nothing is returned only when the filter
    * admits nothing); without one, those BM25 finds. The models embed the question with its misspellings
    * corrected (when the ranking asks for it); BM25 reads it as written, matching misspellings fuzzily.
    */
@@ -227,14 +237,16 @@ export class Retriever {
       filter.clauses.length === 0 || matchesFilter(passage.document, filter);
     const semantic = this.signals.length > 0;
     const lexical = this.lexicalScores(query, semantic);
+    // Enough candidates that demoting repeats cannot bring up a passage left out (see repeats.ts).
+    const pool = limit * this.mostCopies;
     const hits: Hit[] = [];
     if (!semantic) {
       for (const [id, score] of lexical) {
         const passage = this.passages[id];
         if (passage && admitted(passage)) hits.push({ passage, score });
-        if (hits.length >= limit) break;
+        if (hits.length >= pool) break;
       }
-      return hits;
+      return demoteRepeats(hits, byRepeatKey, limit);
     }
     const embedded = this.corrected(query);
     const wanted = await Promise.all(this.signals.map((signal) => this.embedQuery(signal, embedded)));
@@ -247,13 +259,13 @@ export class Retriever {
     for (const passage of this.passages) {
       if (!admitted(passage)) continue;
       const score = Math.min(1, blended[passage.id] as number);
-      if (hits.length >= limit && score <= (hits[hits.length - 1] as Hit).score) continue;
+      if (hits.length >= pool && score <= (hits[hits.length - 1] as Hit).score) continue;
       let at = hits.length;
       while (at > 0 && (hits[at - 1] as Hit).score < score) at -= 1;
       hits.splice(at, 0, { passage, score });
-      if (hits.length > limit) hits.pop();
+      if (hits.length > pool) hits.pop();
     }
-    return hits;
+    return demoteRepeats(hits, byRepeatKey, limit);
   }
 
   /**
@@ -278,6 +290,8 @@ export class Retriever {
     return scores;
   }
 }
+
+const byRepeatKey = (hit: Hit) => hit.passage.repeatKey;
 
 /** `vector` less `minus` (when given), scaled to length 1; all zeros stay zeros. */
 function unit(vector: ArrayLike<number>, minus?: Float64Array): Float64Array {
