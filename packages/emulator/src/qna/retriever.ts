@@ -46,7 +46,7 @@ const embedBatch = 128;
 /** The passage's text as embedded by default: its document's title gives a short paragraph its subject. */
 const titled = (title: string, text: string) => [`${title}. ${text}`];
 
-/** Query vectors kept per model: a repeated question is not embedded, scaled or centred again. */
+/** Questions whose vectors (per model) and scores are kept: a repeated one is not embedded or scored again. */
 const queryCacheSize = 256;
 
 /** One model's part of the ranking: its unit-length passage vectors and its weight. */
@@ -174,6 +174,9 @@ export class Retriever {
   /** Length of the first model's vectors; 0 without a model. */
   dimensions = 0;
 
+  /** The latest questions' scores (see `blend`), by text; never changed once kept. */
+  private readonly scored = new Map<string, Float64Array>();
+
   /** Passages per repeat key, and the most any key has. */
   private readonly copies = new Map<string, number>();
   private mostCopies = 1;
@@ -213,11 +216,7 @@ export class Retriever {
     const centred = signal.mean ? unit(unitVector, signal.mean) : unitVector;
     const { space } = signal;
     const wanted = space ? project(centred, space.basis, space.rank) : centred;
-    if (signal.queries.size >= queryCacheSize) {
-      // Maps iterate in insertion order: the first key is the oldest question.
-      signal.queries.delete(signal.queries.keys().next().value as string);
-    }
-    signal.queries.set(query, wanted);
+    remember(signal.queries, query, wanted);
     return wanted;
   }
 
@@ -235,26 +234,18 @@ export class Retriever {
   async search(query: string, filter: FilterExpression, limit: number): Promise<Hit[]> {
     const admitted = (passage: Passage) =>
       filter.clauses.length === 0 || matchesFilter(passage.document, filter);
-    const semantic = this.signals.length > 0;
-    const lexical = this.lexicalScores(query, semantic);
     // Enough candidates that demoting repeats cannot bring up a passage left out (see repeats.ts).
     const pool = limit * this.mostCopies;
     const hits: Hit[] = [];
-    if (!semantic) {
-      for (const [id, score] of lexical) {
+    if (this.signals.length === 0) {
+      for (const [id, score] of this.lexicalScores(query, false)) {
         const passage = this.passages[id];
         if (passage && admitted(passage)) hits.push({ passage, score });
         if (hits.length >= pool) break;
       }
       return demoteRepeats(hits, byRepeatKey, limit);
     }
-    const embedded = this.corrected(query);
-    const wanted = await Promise.all(this.signals.map((signal) => this.embedQuery(signal, embedded)));
-    const blended = new Float64Array(this.passages.length);
-    for (const [id, score] of lexical) blended[id] = this.lexicalWeight * score;
-    this.signals.forEach((signal, i) => {
-      addSimilarities(wanted[i] as Float64Array, signal.matrix, signal.width, signal.weight, blended);
-    });
+    const blended = this.scored.get(query) ?? (await this.blend(query));
     // The best `limit` kept in order as the passages go by (ties: the earlier passage first).
     for (const passage of this.passages) {
       if (!admitted(passage)) continue;
@@ -266,6 +257,24 @@ export class Retriever {
       if (hits.length > pool) hits.pop();
     }
     return demoteRepeats(hits, byRepeatKey, limit);
+  }
+
+  /**
+   * Every passage's score for `query`, by passage id: BM25's share and each model's similarities.
+   * Kept for the latest questions: the same question asked again (a test suite's, a demo's, a load
+   * test's) is not scored again; only the filter, the order and the response are worked out anew.
+   */
+  private async blend(query: string): Promise<Float64Array> {
+    const lexical = this.lexicalScores(query, true);
+    const embedded = this.corrected(query);
+    const wanted = await Promise.all(this.signals.map((signal) => this.embedQuery(signal, embedded)));
+    const blended = new Float64Array(this.passages.length);
+    for (const [id, score] of lexical) blended[id] = this.lexicalWeight * score;
+    this.signals.forEach((signal, i) => {
+      addSimilarities(wanted[i] as Float64Array, signal.matrix, signal.width, signal.weight, blended);
+    });
+    remember(this.scored, query, blended);
+    return blended;
   }
 
   /**
@@ -292,6 +301,12 @@ export class Retriever {
 }
 
 const byRepeatKey = (hit: Hit) => hit.passage.repeatKey;
+
+/** Keeps `value` under `key`, forgetting the oldest of `queryCacheSize` (Maps iterate in insertion order). */
+function remember<T>(cache: Map<string, T>, key: string, value: T): void {
+  if (cache.size >= queryCacheSize) cache.delete(cache.keys().next().value as string);
+  cache.set(key, value);
+}
 
 /** `vector` less `minus` (when given), scaled to length 1; all zeros stay zeros. */
 function unit(vector: ArrayLike<number>, minus?: Float64Array): Float64Array {
