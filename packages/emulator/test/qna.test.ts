@@ -143,6 +143,15 @@ describe('answer', () => {
     expect(first.extractedFilters).toBe("version = '2.1'");
   });
 
+  it('describes each step of the answer in its probe', async () => {
+    const body = await answer(docs, { questionText: 'How do I reset my password?' });
+    const steps = (body.probe as { children: { ref: string; data: Record<string, unknown> }[] }).children;
+    expect(steps.map((s) => s.ref)).toEqual(['RETRIEVE', 'MERGE_NEIGHBOURING_CONTEXT', 'LLM_GENERATE']);
+    expect(steps[0]?.data).toMatchObject({ Query: 'How do I reset my password?', Limit: 3, Results: 3 });
+    expect(steps[1]?.data.Output).toBe(3);
+    expect(steps[2]?.data.Characters).toBe((body.answer as string).length);
+  });
+
   it('answers a misspelt question from what its corrected words find, not with "no answer"', async () => {
     const body = await answer(docs, { questionText: 'how do I rset my pasword' });
     expect(body.answer).toMatch(/password/i);

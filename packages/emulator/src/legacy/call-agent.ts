@@ -106,7 +106,7 @@ export async function callAgentLegacy(state: ServiceState, ex: Exchange, limits:
         ref: 'COMPOSE',
         startMillis: Date.now(),
         endMillis: Date.now(),
-        data: { llmProviderId, model: own(system.llms, llmProviderId) },
+        data: () => ({ llmProviderId, model: own(system.llms, llmProviderId) }),
       },
     ]),
   });

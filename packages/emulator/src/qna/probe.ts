@@ -6,7 +6,8 @@ export interface ProbeStep {
   ref: string;
   startMillis: number;
   endMillis: number;
-  data: Record<string, unknown>;
+  /** The step's data, described only when a probe is asked for. */
+  data: () => Record<string, unknown>;
 }
 
 function node(ref: string, startMillis: number, endMillis: number, rest: object) {
@@ -23,7 +24,7 @@ function node(ref: string, startMillis: number, endMillis: number, rest: object)
   };
 }
 
-/** Times a step: runs `run` (until its promise settles, for an async one) and records what it returns as the step's data. */
+/** Times a step: runs `run` (until its promise settles, for an async one); `data` describes what it returned, if a probe is asked for. */
 export async function timed<T>(
   ref: string,
   run: () => T | Promise<T>,
@@ -31,7 +32,7 @@ export async function timed<T>(
 ): Promise<{ value: T; step: ProbeStep }> {
   const startMillis = Date.now();
   const value = await run();
-  const step: ProbeStep = { ref, startMillis, endMillis: Date.now(), data: data(value) };
+  const step: ProbeStep = { ref, startMillis, endMillis: Date.now(), data: () => data(value) };
   return { value, step };
 }
 
@@ -39,6 +40,6 @@ export async function timed<T>(
 export function probeTree(pipeline: string, startMillis: number, steps: ProbeStep[]) {
   return node(pipeline, startMillis, Date.now(), {
     __DW__pipeline: true,
-    children: steps.map((s) => node(s.ref, s.startMillis, s.endMillis, { data: s.data, children: [] })),
+    children: steps.map((s) => node(s.ref, s.startMillis, s.endMillis, { data: s.data(), children: [] })),
   });
 }

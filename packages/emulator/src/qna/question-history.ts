@@ -9,7 +9,10 @@ interface Entry {
   systemId: string;
   question: string;
   askedAt: number;
-  record: QuestionRecord;
+  /** What the record is made from; the record itself is made when it is first read. */
+  answered: AnsweredQuestion;
+  model: string;
+  record?: QuestionRecord;
   bytes: number;
 }
 
@@ -38,7 +41,7 @@ const encoder = new TextEncoder();
 
 /**
  * The questions answered by every system, oldest first in memory. Bounded by count and by size (the
- * recorded answer and question as UTF-8); the oldest questions go first.
+ * recorded answer JSON, answer text, question and query as UTF-8); the oldest questions go first.
  */
 export class QuestionHistory {
   private readonly entries = new Map<string, Entry>();
@@ -47,19 +50,19 @@ export class QuestionHistory {
   constructor(private readonly limits: Pick<Limits, 'maxQuestions' | 'maxQuestionBytes'>) {}
 
   record(systemId: string, answered: AnsweredQuestion, model: string, askedAt = Date.now()): void {
-    const record: QuestionRecord = {
-      llm_response: answered.json,
-      llm_model: model,
-      ...qualityScores(answered),
-    };
-    const bytes = encoder.encode(answered.json).length + encoder.encode(answered.question).length;
+    // The answer and the query are kept besides the JSON, to score the record when it is read.
+    const bytes = [answered.json, answered.question, answered.answer, answered.query].reduce(
+      (sum, text) => sum + encoder.encode(text).length,
+      0,
+    );
     // One answer larger than the whole store is not kept, rather than emptying the store for it.
     if (bytes > this.limits.maxQuestionBytes) return;
     this.entries.set(answered.questionUuid, {
       systemId,
       question: answered.question,
       askedAt,
-      record,
+      answered,
+      model,
       bytes,
     });
     this.bytes += bytes;
@@ -85,6 +88,13 @@ export class QuestionHistory {
   /** The record of a question the system answered; undefined for any other id. */
   question(systemId: string, questionId: string): QuestionRecord | undefined {
     const entry = this.entries.get(questionId);
-    return entry?.systemId === systemId ? entry.record : undefined;
+    if (entry?.systemId !== systemId) return undefined;
+    // Scored on first read: most answered questions are never looked up, and scoring was a tenth of an answer.
+    entry.record ??= {
+      llm_response: entry.answered.json,
+      llm_model: entry.model,
+      ...qualityScores(entry.answered),
+    };
+    return entry.record;
   }
 }
