@@ -372,9 +372,7 @@ describe('request recording', () => {
     emu.clearRequests();
     // In waves of 40: 520 at once can outwait a call's time-out on a loaded machine.
     for (let wave = 0; wave < 520; wave += 40) {
-      await Promise.all(
-        Array.from({ length: 40 }, (_, i) => call(emu, `/api/qna/v1/systems?n=${wave + i}`)),
-      );
+      await Promise.all(Array.from({ length: 40 }, (_, i) => call(emu, `/api/qna/v1/systems?n=${wave + i}`)));
     }
     expect(emu.requests).toHaveLength(500);
     expect(emu.requests[0]?.query).toBe('n=20');
