@@ -18,6 +18,7 @@ type Item = {
   data: string;
   link: string;
   documentId: string;
+  title: string;
   metadata: Record<string, unknown>;
 };
 
