@@ -177,18 +177,18 @@ export class Retriever {
   /** The latest questions' scores (see `blend`), by text; never changed once kept. */
   private readonly scored = new Map<string, Float64Array>();
 
-  /** Passages per repeat key, and the most any key has. */
-  private readonly copies = new Map<string, number>();
+  /** The most passages that repeat one another (see repeats.ts). */
   private mostCopies = 1;
 
   private constructor(system: QnaSystem) {
+    const copiesOf = new Map<string, number>();
     for (const document of system.documents) {
       this.learn(document.title);
       for (const text of document.paragraphs) {
         const passage = { id: this.passages.length, document, text, repeatKey: repeatKey(text) };
         this.passages.push(passage);
-        const copies = (this.copies.get(passage.repeatKey) ?? 0) + 1;
-        this.copies.set(passage.repeatKey, copies);
+        const copies = (copiesOf.get(passage.repeatKey) ?? 0) + 1;
+        copiesOf.set(passage.repeatKey, copies);
         this.mostCopies = Math.max(this.mostCopies, copies);
         this.index.add({ id: passage.id, title: document.title, text });
         this.learn(text);
@@ -227,8 +227,9 @@ export class Retriever {
 
   /**
    * The `limit` best passages of those `filter` admits: the filter narrows the candidates, and changes a
-   * score only by leaving out a better passage it repeats (repeats.ts). With a model every admitted passage is a candidate (nothing is returned only when the filter
-   * admits nothing); without one, those BM25 finds. The models embed the question with its misspellings
+   * score only by leaving out a better passage it repeats (repeats.ts). With a model every admitted
+   * passage is a candidate (nothing is returned only when the filter admits nothing); without one, those
+   * BM25 finds. The models embed the question with its misspellings
    * corrected (when the ranking asks for it); BM25 reads it as written, matching misspellings fuzzily.
    */
   async search(query: string, filter: FilterExpression, limit: number): Promise<Hit[]> {
