@@ -1,0 +1,87 @@
+// After `vitepress build`: what the build itself does not fail on. Every page has its own title
+// and description and no placeholder; llms.txt and llms-full.txt are there; the TypeScript API
+// reference names every public export of every public package.
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const site = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(site, 'dist');
+const packagesDir = fileURLToPath(new URL('../../../packages/', import.meta.url));
+const problems = [];
+
+async function files(dir, suffix) {
+  const found = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...(await files(path, suffix)));
+    else if (entry.name.endsWith(suffix)) found.push(path);
+  }
+  return found;
+}
+
+const pages = (await files(dist, '.html')).filter((p) => !p.endsWith('404.html'));
+const titles = new Map();
+for (const page of pages) {
+  const html = await readFile(page, 'utf8');
+  const name = relative(dist, page);
+  const title = html.match(/<title>([^<]*)<\/title>/)?.[1] ?? '';
+  const description = html.match(/<meta name="description" content="([^"]*)"/)?.[1] ?? '';
+  if (title.trim() === '') problems.push(`${name}: no title`);
+  if (!name.startsWith('reference/api/') && (description.trim() === '' || /\bTODO\b/.test(description))) {
+    problems.push(`${name}: no description of its own (set \`description\` in its front matter)`);
+  }
+  const main = html.match(/<main[\s\S]*<\/main>/)?.[0] ?? '';
+  if (/\bTODO\b/.test(main)) problems.push(`${name}: a placeholder (TODO) is left in the page`);
+  titles.set(title, [...(titles.get(title) ?? []), name]);
+}
+
+for (const file of ['llms.txt', 'llms-full.txt']) {
+  const path = join(dist, file);
+  if (!existsSync(path) || (await readFile(path, 'utf8')).length < 1000)
+    problems.push(`${file}: missing or empty`);
+}
+
+/** The names a package's entry exports, types included, read from its built declarations. */
+function exportsOf(declarations) {
+  const program = ts.createProgram([declarations], { noEmit: true, skipLibCheck: true });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(declarations);
+  const module = source && checker.getSymbolAtLocation(source);
+  return module ? checker.getExportsOfModule(module).map((s) => s.name) : [];
+}
+
+let exportCount = 0;
+for (const dir of await readdir(packagesDir)) {
+  const manifest = JSON.parse(await readFile(join(packagesDir, dir, 'package.json'), 'utf8'));
+  if (manifest.private) continue;
+  const declarations = join(packagesDir, dir, 'dist', 'index.d.ts');
+  const reference = join(site, 'reference', 'api', ...manifest.name.split('/'));
+  if (!existsSync(declarations) || !existsSync(reference)) {
+    problems.push(`${manifest.name}: no built declarations or no reference pages`);
+    continue;
+  }
+  const documented = new Set();
+  for (const file of await files(reference, '.md')) {
+    const text = await readFile(file, 'utf8');
+    documented.add(file.split('/').at(-1).replace(/\.md$/, ''));
+    for (const match of text.matchAll(/^#+ (?:~~)?([A-Za-z_$][\w$]*)/gm)) documented.add(match[1]);
+    for (const match of text.matchAll(/\[([A-Za-z_$][\w$]*)\]\(/g)) documented.add(match[1]);
+  }
+  for (const name of exportsOf(declarations)) {
+    exportCount++;
+    if (name !== 'default' && !documented.has(name))
+      problems.push(`${manifest.name}: export ${name} is not in the API reference`);
+  }
+}
+
+if (problems.length > 0) {
+  console.error(problems.map((p) => `✗ ${p}`).join('\n'));
+  console.error(`site: ${problems.length} problem(s) in ${pages.length} pages`);
+  process.exit(1);
+}
+console.log(
+  `site: ${pages.length} pages, each with a title and description; llms.txt and llms-full.txt; ${exportCount} public exports in the API reference`,
+);

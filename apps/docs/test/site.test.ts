@@ -1,0 +1,102 @@
+// The built site (`pnpm docs:build` first) as a reader meets it, in headless Chromium: the home page
+// without console errors, the search finding a guide, Run buttons running their snippets in the page.
+import { existsSync, mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { serve } from 'vitepress';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const site = fileURLToPath(new URL('..', import.meta.url));
+const shots = fileURLToPath(new URL('../test-results/', import.meta.url));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+let browser: Browser;
+let origin: string;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  if (!existsSync(new URL('../dist/index.html', import.meta.url))) {
+    throw new Error('No built site in apps/docs/dist: run `pnpm docs:build` first');
+  }
+  const app = await serve({ root: site, port: 0 });
+  const server = app.server;
+  if (server === undefined) throw new Error('The preview server did not start');
+  if (!server.listening) await new Promise((resolve) => server.once('listening', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  mkdirSync(shots, { recursive: true });
+  close = async () => {
+    await browser.close();
+    await new Promise((resolve) => server.close(resolve));
+  };
+});
+
+afterAll(async () => close?.());
+
+/** A page whose console errors and uncaught exceptions are collected. */
+async function open(path: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${origin}${path}`, { waitUntil: 'networkidle' });
+  return { page, errors };
+}
+
+describe('the documentation site in Chromium', () => {
+  it('opens the home page without a console error', async () => {
+    const { page, errors } = await open('/');
+    expect((await page.locator('.VPHero .name').textContent()) ?? '').toContain('Dataworkz TypeScript SDK');
+    await page.screenshot({ path: `${shots}home.png` });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('finds a guide with the local search', async () => {
+    const { page, errors } = await open('/');
+    await page.locator('.VPNavBarSearch button').click();
+    await page.locator('#localsearch-input').fill('resume dropped connection');
+    const first = page.locator('.VPLocalSearchBox .results a').first();
+    await expect.poll(() => first.getAttribute('href')).toContain('/guides/agents/resume');
+    await page.screenshot({ path: `${shots}search.png` });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('runs the getting-started answer in the page', async () => {
+    const { page, errors } = await open('/getting-started');
+    const block = page.locator('.run-snippet').first();
+    await block.locator('button').click();
+    await expect.poll(() => block.getAttribute('data-state')).toBe('done');
+    expect((await block.locator('.run-snippet__output').textContent()) ?? '').toContain('answers:');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('streams an agent run in the page, its steps before its answer', async () => {
+    const { page, errors } = await open('/guides/agents/streaming');
+    const block = page.locator('.run-snippet').first();
+    await block.locator('button').click();
+    await expect.poll(() => block.getAttribute('data-state')).toBe('done');
+    const output = (await block.locator('.run-snippet__output').textContent()) ?? '';
+    expect(output).toMatch(/step|task/i);
+    await block.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}stream.png`, fullPage: false });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
