@@ -12,7 +12,9 @@ import MarkdownIt from 'markdown-it';
 import ts from 'typescript';
 import { snippetId, snippetMeta } from './snippet-ids.mjs';
 
-const site = fileURLToPath(new URL('..', import.meta.url));
+const docsApp = fileURLToPath(new URL('..', import.meta.url));
+/** The pages' root: the site, or (for this script's own tests) a folder of pages inside the app. */
+const site = process.env.SNIPPETS_SITE ?? docsApp;
 const out = join(site, '.snippets');
 /** Pages written by hand: the generated references hold no snippet to check. */
 const skipped = new Set(['node_modules', '.vitepress', '.snippets', 'dist', 'public', 'scripts', 'test']);
@@ -83,7 +85,7 @@ async function extract() {
   await writeFile(
     join(out, 'tsconfig.json'),
     JSON.stringify({
-      extends: '../tsconfig.base.snippets.json',
+      extends: join(docsApp, 'tsconfig.base.snippets.json'),
       compilerOptions: {
         rootDir: 'src',
         outDir: 'dist',
@@ -130,7 +132,7 @@ async function check() {
   const started = performance.now();
   const blocks = await extract();
   const pageCount = new Set(blocks.map((b) => b.page)).size;
-  const tsc = join(site, 'node_modules', '.bin', 'tsc');
+  const tsc = join(docsApp, 'node_modules', '.bin', 'tsc');
   const compiled = await run(tsc, ['-p', join(out, 'tsconfig.json')], { cwd: site });
   if (compiled.code !== 0) {
     console.error(toPageLines(compiled.output, blocks));
