@@ -17,7 +17,7 @@ export default withMermaid({
   outDir: 'dist',
   cleanUrls: true,
   lastUpdated: false,
-  srcExclude: ['**/README.md', 'node_modules/**', '.snippets/**'],
+  srcExclude: ['**/README.md', 'node_modules/**', '.snippets/**', 'test/**'],
   head: [
     ['meta', { name: 'theme-color', content: '#3451b2' }],
     ['link', { rel: 'icon', type: 'image/svg+xml', href: `${base}favicon.svg` }],
