@@ -77,6 +77,22 @@ describe('the documentation site in Chromium', () => {
     await page.close();
   });
 
+  it('renders a guide and the TypeScript API reference', async () => {
+    const guide = await open('/guides/qna/search-and-answers');
+    expect((await guide.page.locator('.vp-doc h1').textContent()) ?? '').not.toBe('');
+    await guide.page.screenshot({ path: `${shots}guide.png` });
+    expect(guide.errors).toEqual([]);
+    await guide.page.close();
+    const api = await open('/reference/api/@dataworkz/client/classes/Dataworkz');
+    expect((await api.page.locator('.vp-doc h1').textContent()) ?? '').toContain('Dataworkz');
+    expect((await api.page.locator('.vp-doc').textContent()) ?? '').toMatch(
+      /\bqna\b[\s\S]*\bagents\b|\bagents\b[\s\S]*\bqna\b/,
+    );
+    await api.page.screenshot({ path: `${shots}api-reference.png` });
+    expect(api.errors).toEqual([]);
+    await api.page.close();
+  });
+
   it('runs the getting-started answer in the page', async () => {
     const { page, errors } = await open('/getting-started');
     const block = page.locator('.run-snippet').first();
