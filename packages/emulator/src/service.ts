@@ -70,6 +70,11 @@ export interface Service {
   readonly ready: Promise<void>;
   /** A2A streams open right now. */
   readonly openStreams: number;
+  /**
+   * Calls `listener` after each change to the faults in force (added, used, cleared), the rate limit
+   * or the open streams, until the returned function is called. It must not throw.
+   */
+  onChange(listener: () => void): () => void;
   /** Answers one request; rejects with a TypeError when a fault drops the connection before the headers. */
   respond(incoming: Incoming): Promise<Answer>;
   /** Ends every exchange in progress (open streams first of all); settles once each has finished. */
@@ -108,7 +113,11 @@ export function createService(
     ...(options.jwks ? { jwks: options.jwks } : {}),
     allowJwtWithoutExp: options.allowJwtWithoutExp ?? false,
   });
-  const faults = new FaultList();
+  const listeners = new Set<() => void>();
+  const changed = () => {
+    for (const listener of listeners) listener();
+  };
+  const faults = new FaultList(changed);
   for (const rule of options.faults ?? []) faults.add(rule);
   const recorder = new RequestRecorder(limits);
   let rateLimiter = new RateLimiter(limits.rateLimit, limits.rateLimitBurst);
@@ -120,6 +129,7 @@ export function createService(
     set(perSecond, burst) {
       rateLimitInForce = { perSecond, burst };
       rateLimiter = new RateLimiter(perSecond, burst);
+      changed();
     },
     reset() {
       rateLimit.set(limits.rateLimit, limits.rateLimitBurst);
@@ -147,6 +157,7 @@ export function createService(
       },
       log,
       options.a2aVersion ?? '0.3',
+      changed,
     );
     return operationsFor(state, a2a, questions, limits);
   })();
@@ -245,6 +256,10 @@ export function createService(
     ready,
     get openStreams() {
       return a2a?.openStreams ?? 0;
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
     respond(given) {
       let incoming = given;
