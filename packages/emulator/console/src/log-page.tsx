@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { consoleApi, messageOf } from './api.js';
+import { clearLog, type LogEntry, type LogRow, liveProblem, logRows } from './live.js';
 import { Json, Show, useLoad } from './load.js';
-import { clearLog, type LogEntry, type LogRow, logProblem, logRows } from './log-store.js';
 
 function statusText(row: LogRow): string {
   if (row.state === 'dropped') return 'dropped';
@@ -52,9 +52,9 @@ export function LogPage(props: { id?: string }) {
             </button>
           </div>
         </div>
-        {logProblem.value ? (
+        {liveProblem.value ? (
           <p class="problem" role="alert">
-            {logProblem.value}
+            {liveProblem.value}
           </p>
         ) : null}
         {rows.length === 0 ? (
