@@ -84,10 +84,12 @@ export function FaultsPage() {
                     Clear all
                   </button>
                 </div>
-                <InForce state={current} onRemoveRateLimit={() => act('rate-limit', 'DELETE')} />
-                <p class="muted" data-testid="open-streams" aria-live="polite">
-                  {streamsText(current.openStreams)}
-                </p>
+                <div aria-live="polite">
+                  <InForce state={current} onRemoveRateLimit={() => act('rate-limit', 'DELETE')} />
+                  <p class="muted" data-testid="open-streams">
+                    {streamsText(current.openStreams)}
+                  </p>
+                </div>
               </section>
             </div>
           ) : null
@@ -106,13 +108,13 @@ function InForce(props: { state: LiveState; onRemoveRateLimit: () => void }) {
   const { faults, rateLimit } = props.state;
   if (faults.length === 0 && rateLimit.perSecond === null) {
     return (
-      <p class="muted" data-testid="no-faults" aria-live="polite">
+      <p class="muted" data-testid="no-faults">
         No faults and no rate limit: the emulator answers every request normally.
       </p>
     );
   }
   return (
-    <ul class="active" data-testid="active-faults" aria-live="polite">
+    <ul class="active" data-testid="active-faults">
       {faults.map((f, i) => (
         <li key={i}>
           <strong>{f.rule.route ?? '*'}</strong>: {describeFault(f.rule)}{' '}

@@ -61,9 +61,8 @@ export function LogPage(props: { id?: string }) {
           <div class="empty">
             <p>No requests yet.</p>
             <p>
-              Point a program at this emulator (DATAWORKZ_BASE_URL={location.origin} and the API key it
-              printed), or use the <a href="/console/playground">Playground</a>: every request shows here as
-              it arrives.
+              Point a program at this emulator (the <a href="/console">Overview</a> has the lines to copy), or
+              use the <a href="/console/playground">Playground</a>: every request shows here as it arrives.
             </p>
           </div>
         ) : (
