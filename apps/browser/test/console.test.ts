@@ -239,6 +239,11 @@ describe('the emulator console in headless Chromium', () => {
       'Customer orders customer-orders',
       'Cancel an order cancel-order',
     ]);
+    // How a scenario is picked, which the card does not say.
+    await expect
+      .poll(() => scenarios.locator('.scenario').first().locator('.words').textContent())
+      .toBe('Picked by words beginning with: status, where, track, shipped, arriv, deliver, when');
+    expect(await scenarios.textContent()).toContain('gets a question back');
     // The raw card is there, folded away.
     const raw = details.locator('details', { hasText: 'The agent card as JSON' });
     expect(await raw.getAttribute('open')).toBeNull();

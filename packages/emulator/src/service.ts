@@ -75,10 +75,20 @@ export interface Service {
    * or the open streams, until the returned function is called. It must not throw.
    */
   onChange(listener: () => void): () => void;
+  /** How an agent picks its scenarios (for the console); a 404 HttpError for an unknown id. */
+  scenarioChoice(agentId: string): Promise<ScenarioChoice>;
   /** Answers one request; rejects with a TypeError when a fault drops the connection before the headers. */
   respond(incoming: Incoming): Promise<Answer>;
   /** Ends every exchange in progress (open streams first of all); settles once each has finished. */
   closeAll(): Promise<void>;
+}
+
+/** How an agent picks a scenario for a message. */
+export interface ScenarioChoice {
+  /** Whether a message no scenario matches gets a question back (which scenario?), else what the agent can do. */
+  asksWhenUnmatched: boolean;
+  /** Each scenario with the word beginnings that select it (the one with most matches wins). */
+  scenarios: { id: string; name: string; keywords: string[] }[];
 }
 
 /** The rate limit of API requests per credential, changed while the emulator runs. */
@@ -140,6 +150,7 @@ export function createService(
   const active = new Map<Closing, Promise<void>>();
   let requestCounter = 0;
   let a2a: A2AServer | undefined;
+  let builtState: ServiceState | undefined;
   const built = (async () => {
     const dataset = seededDataset({ noDefaultLlm: options.noDefaultLlm ?? false });
     if (extendDataset) await extendDataset(dataset);
@@ -159,6 +170,7 @@ export function createService(
       options.a2aVersion ?? '0.3',
       changed,
     );
+    builtState = state;
     return operationsFor(state, a2a, questions, limits);
   })();
   const ready = built.then(() => undefined);
@@ -260,6 +272,14 @@ export function createService(
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    async scenarioChoice(agentId) {
+      await built;
+      const agent = (builtState as ServiceState).agent(agentId);
+      return {
+        asksWhenUnmatched: agent.asksWhenUnmatched ?? false,
+        scenarios: agent.scenarios.map((s) => ({ id: s.id, name: s.name, keywords: [...s.keywords] })),
+      };
     },
     respond(given) {
       let incoming = given;

@@ -403,6 +403,26 @@ describe("the console's overview and the key", () => {
     expect((await raw('GET', '/console/api/key', { host, 'sec-fetch-site': 'cross-site' })).status).toBe(403);
   });
 
+  it('says how an agent picks its scenarios, which its card does not', async () => {
+    const res = await raw('GET', `/console/api/agents/${seed.agents.orderStatus.agentId}`, page());
+    expect(res.status).toBe(200);
+    const choice = JSON.parse(res.text) as {
+      asksWhenUnmatched: boolean;
+      scenarios: { id: string; name: string; keywords: string[] }[];
+    };
+    expect(choice.asksWhenUnmatched).toBe(true);
+    expect(choice.scenarios.map((s) => s.id)).toEqual([
+      'order-status',
+      'return-eligibility',
+      'customer-orders',
+      'cancel-order',
+    ]);
+    expect(choice.scenarios[3]?.keywords).toContain('cancel');
+    const unknown = await raw('GET', '/console/api/agents/no-such-agent', page());
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.text).message).toBe('No agent with id: no-such-agent');
+  });
+
   it('tells a peer on this machine from one elsewhere', () => {
     const from = (remoteAddress: string, localAddress: string) =>
       fromThisMachine({ socket: { remoteAddress, localAddress } } as never);

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, enc } from './api.js';
+import { api, consoleApi, enc } from './api.js';
 import { Json, Show, useLoad } from './load.js';
 import type { Agent, NameMap, QnaFilter } from './service-types.js';
 
@@ -259,6 +259,12 @@ function interfacesOf(card: AgentCardView): { url: string; transport: string; ve
   return rows;
 }
 
+/** How the agent picks a scenario, from the console's own endpoint (the card does not say). */
+interface ScenarioChoice {
+  asksWhenUnmatched: boolean;
+  scenarios: { id: string; name: string; keywords: string[] }[];
+}
+
 const yesNo = (value: boolean | undefined) => (value ? 'yes' : 'no');
 
 /** How a security scheme of the card is presented, in a few words. */
@@ -277,6 +283,8 @@ function AgentDetails(props: { agentId: string; agents: Agent[] }) {
   const cardPath = `/api/agents/v1/a2a/${enc(props.agentId)}/.well-known/agent-card.json`;
   const [loaded, reload] = useLoad(() => api<AgentCardView>(cardPath), [cardPath]);
   const [llms] = useLoad(() => api<NameMap>('/api/agents/v1/llm-providers'), []);
+  const [choice] = useLoad(() => consoleApi<ScenarioChoice>(`agents/${enc(props.agentId)}`), [props.agentId]);
+  const picks = choice.state === 'ready' ? choice.value : undefined;
   const agent = props.agents.find((a) => a.agentId === props.agentId);
   const playground = `/console/playground?agent=${enc(props.agentId)}`;
   return (
@@ -358,7 +366,7 @@ function AgentDetails(props: { agentId: string; agents: Agent[] }) {
                 <dd>
                   {yesNo(card.capabilities?.streaming)}
                   {card.capabilities?.streaming
-                    ? ': each task update is sent as it happens (message/stream), then the answer'
+                    ? `: each task update is sent as it happens (${card.supportedInterfaces ? 'SendStreamingMessage' : 'message/stream'}), then the answer`
                     : ''}
                 </dd>
                 <dt>Push notifications</dt>
@@ -400,9 +408,13 @@ function AgentDetails(props: { agentId: string; agents: Agent[] }) {
               <h3 id="agent-scenarios">Scenarios ({card.skills?.length ?? agent?.scenariosCount ?? 0})</h3>
               <p class="muted">
                 A scenario is one thing the agent knows how to do; its card lists each as a skill. For every
-                message the agent picks the scenario whose words match it best (the first task update,{' '}
-                <code>SCENARIO_SELECTED</code>, names it), calls that scenario's tools and answers. A message
-                that matches none gets a list of what the agent can do, or a question back.
+                message the agent picks the scenario with the most of its words in the message (the first task
+                update, <code>SCENARIO_SELECTED</code>, names it), calls that scenario's tools and answers; a
+                follow-up that names an order, an email or a version may stay in the scenario before it. A
+                message that matches none{' '}
+                {picks?.asksWhenUnmatched
+                  ? 'gets a question back: which of these scenarios is meant (the task waits for the reply).'
+                  : 'gets a list of what the agent can do.'}
               </p>
               <ul class="scenarios">
                 {(card.skills ?? []).map((skill) => (
@@ -411,6 +423,7 @@ function AgentDetails(props: { agentId: string; agents: Agent[] }) {
                       {skill.name} <code class="muted">{skill.id}</code>
                     </h4>
                     <p>{skill.description}</p>
+                    <ScenarioWords keywords={picks?.scenarios.find((p) => p.id === skill.id)?.keywords} />
                     {skill.tags?.length ? (
                       <p class="tags">
                         {skill.tags.map((t) => (
@@ -448,6 +461,22 @@ function AgentDetails(props: { agentId: string; agents: Agent[] }) {
         {(map) => <NameTable map={map} idLabel="LLM id" empty="The account has no LLM providers." />}
       </Show>
     </article>
+  );
+}
+
+/** The word beginnings that pick a scenario. */
+function ScenarioWords(props: { keywords: string[] | undefined }) {
+  if (!props.keywords?.length) return null;
+  return (
+    <p class="words">
+      Picked by words beginning with:{' '}
+      {props.keywords.map((k, i) => (
+        <span key={k}>
+          {i > 0 ? ', ' : ''}
+          <q>{k}</q>
+        </span>
+      ))}
+    </p>
   );
 }
 

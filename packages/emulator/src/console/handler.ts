@@ -165,6 +165,14 @@ async function endpoint(
     const entry = exchanges.get(Number(name.slice('log/'.length)));
     if (!entry) throw new HttpError(404, 'That request is no longer in the log (it keeps the most recent)');
     json(res, 200, redactExchange(entry, ctx.secrets));
+  } else if (method === 'GET' && /^agents\/[^/]+$/.test(name)) {
+    let agentId: string;
+    try {
+      agentId = decodeURIComponent(name.slice('agents/'.length));
+    } catch {
+      throw new HttpError(400, 'The agent id is not valid percent-encoding');
+    }
+    json(res, 200, await service.scenarioChoice(agentId));
   } else if (route === 'GET faults') {
     json(res, 200, faultState(service));
   } else if (route === 'POST faults') {
