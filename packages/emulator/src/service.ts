@@ -84,7 +84,7 @@ export interface Service {
 }
 
 /** How an agent picks a scenario for a message. */
-export interface ScenarioChoice {
+interface ScenarioChoice {
   /** Whether a message no scenario matches gets a question back (which scenario?), else what the agent can do. */
   asksWhenUnmatched: boolean;
   /** Each scenario with the word beginnings that select it (the one with most matches wins). */

@@ -17,7 +17,7 @@ const cuts = {
   events: 'Cut a stream after some events',
 } as const;
 
-export function describeFault(rule: FaultRule): string {
+function describeFault(rule: FaultRule): string {
   const parts: string[] = [];
   if (rule.status !== undefined) parts.push(`answer ${rule.status}`);
   if (rule.latencyMs) parts.push(`wait ${rule.latencyMs} ms`);

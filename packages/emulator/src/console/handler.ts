@@ -16,7 +16,7 @@ const apiPrefix = '/console/api/';
 const proxyPrefix = '/console/api/proxy';
 
 /** What the landing page says of the running emulator (nothing secret). */
-export interface ConsoleAbout {
+interface ConsoleAbout {
   /** The version of @dataworkz/emulator. */
   version: string;
   a2aVersion: '0.3' | '1.0';
