@@ -1,6 +1,7 @@
 // The emulator's web console in headless Chromium, as a person uses it: the emulator started with the
-// `dataworkz emulator` command, its data, a search, an agent chat, the request log with a request from
-// another program, a fault switched on, and the API key nowhere in the page or its traffic.
+// `dataworkz emulator` command, its overview, its data and an agent's card, a search, an agent chat,
+// the request log with a request from another program, a fault switched on and used up (the panel
+// following live), the API key nowhere in the page or its traffic until the person asks for it.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRoot, CHROMIUM, CHROMIUM_FLAGS } from './browser-harness.js';
 
-const resultsDir = join(appRoot, 'test-results');
+const resultsDir = process.env.CONSOLE_SHOTS_DIR ?? join(appRoot, 'test-results');
 const cliBin = join(
   dirname(fileURLToPath(import.meta.resolve('@dataworkz/cli/package.json'))),
   'bin/dataworkz.js',
@@ -73,6 +74,9 @@ beforeAll(async () => {
     args: CHROMIUM_FLAGS,
     viewport: { width: 1400, height: 1000 },
   });
+  await browser.grantPermissions(['clipboard-read', 'clipboard-write'], {
+    origin: new URL(emulator.consoleUrl).origin,
+  });
   page = await browser.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   page.on('console', (message) => {
@@ -95,12 +99,12 @@ beforeAll(async () => {
       response.allHeaders().then(async (headers) => {
         traffic.push(JSON.stringify(headers));
         // The live log's event stream never ends; the test reads its own copy of it below.
-        if (url.endsWith('/console/api/log/events')) return;
+        if (url.endsWith('/console/api/events')) return;
         traffic.push(await response.text().catch(() => ''));
       }),
     );
   });
-  const events = await fetch(`${emulator.consoleUrl}/api/log/events`, { signal: logStreamAbort.signal });
+  const events = await fetch(`${emulator.consoleUrl}/api/events`, { signal: logStreamAbort.signal });
   const reader = events.body?.pipeThrough(new TextDecoderStream()).getReader();
   void (async () => {
     try {
@@ -133,6 +137,11 @@ async function screenshots(name: string): Promise<void> {
   await page.setViewportSize({ width: 1400, height: 1000 });
 }
 
+/** Opens one of the console's views by its link in the navigation. */
+async function running(view: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: view }).click();
+}
+
 const htmlSeen: string[] = [];
 async function keepHtml(): Promise<void> {
   htmlSeen.push(await page.content());
@@ -153,8 +162,39 @@ async function runCli(args: string[]): Promise<string> {
 }
 
 describe('the emulator console in headless Chromium', () => {
-  it('shows the QnA systems and agents by name, with their details', async () => {
+  it('opens on an overview: what is running, and how to point a client at it', async () => {
     await page.goto(emulator.consoleUrl);
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+      .toMatch(/^Dataworkz emulator \d+\.\d+\.\d+/);
+    const running = page.getByRole('region', { name: 'What is running' });
+    await expect
+      .poll(() => running.getByRole('link').allTextContents())
+      .toEqual([
+        'Product Documentation',
+        'Customer Support Knowledge Base',
+        'Order Status Assistant',
+        'Product Advisor',
+        'Support Policy Helper',
+        'No fault in force',
+        expect.stringMatching(/^\d+ requests? in the log$/),
+      ]);
+    expect(await running.textContent()).toContain('2 systems');
+    expect(await running.textContent()).toContain('3 agents');
+    expect(await running.textContent()).toContain('A2A 0.3');
+    const connect = page.getByRole('region', { name: 'Point a client at it' });
+    expect(await connect.getByTestId('base-url').textContent()).toBe(new URL(emulator.consoleUrl).origin);
+    // The key stays out of the page until asked for (the last test asks).
+    expect(await connect.getByTestId('export-line').textContent()).toBe(
+      `export DATAWORKZ_BASE_URL=${new URL(emulator.consoleUrl).origin} DATAWORKZ_API_KEY=${'•'.repeat(12)}`,
+    );
+    expect(await page.getByTestId('live-status').textContent()).toBe('no faults · 0 streams open');
+    await keepHtml();
+    await screenshots('overview');
+  });
+
+  it('shows the QnA systems and agents by name, with their details', async () => {
+    await running('Data');
     const lists = page.getByRole('region', { name: 'Data' });
     await expect
       .poll(() => lists.getByRole('link').allTextContents())
@@ -174,12 +214,51 @@ describe('the emulator console in headless Chromium', () => {
     await expect.poll(() => details.getByRole('cell', { name: 'gpt-4o', exact: true }).count()).toBe(1);
     await keepHtml();
     await screenshots('data');
+  });
 
+  it("reads an agent's card as a person would: endpoints, capabilities, extensions, scenarios", async () => {
     await page.getByRole('link', { name: 'Order Status Assistant' }).click();
+    const details = page.getByRole('region', { name: 'Details' });
     await expect
-      .poll(() => details.getByLabel('Agent card as JSON').textContent())
-      .toContain('"streaming": true');
+      .poll(() => details.getByRole('heading', { level: 2 }).textContent())
+      .toBe('Order Status Assistant');
+    const reach = details.getByRole('region', { name: 'How to reach it (A2A)' });
+    await expect
+      .poll(() => reach.getByRole('row').nth(1).textContent())
+      .toMatch(/\/api\/agents\/v1\/a2a\/[\w-]+\/streamJSONRPC0\.3\.0$/);
+    const capabilities = details.getByTestId('agent-capabilities');
+    expect(await capabilities.textContent()).toContain('Streamingyes');
+    expect(await details.getByTestId('extension-uri').textContent()).toBe(
+      'https://dataworkz.com/agents/ext/provided-values/v1',
+    );
+    const scenarios = details.getByRole('region', { name: /^Scenarios/ });
+    expect(await scenarios.getByRole('heading', { level: 3 }).textContent()).toBe('Scenarios (4)');
+    expect(await scenarios.getByRole('heading', { level: 4 }).allTextContents()).toEqual([
+      'Order status order-status',
+      'Return eligibility return-eligibility',
+      'Customer orders customer-orders',
+      'Cancel an order cancel-order',
+    ]);
+    // How a scenario is picked, which the card does not say.
+    await expect
+      .poll(() => scenarios.locator('.scenario').first().locator('.words').textContent())
+      .toBe('Picked by words beginning with: status, where, track, shipped, arriv, deliver, when');
+    expect(await scenarios.textContent()).toContain('gets a question back');
+    // The raw card is there, folded away.
+    const raw = details.locator('details', { hasText: 'The agent card as JSON' });
+    expect(await raw.getAttribute('open')).toBeNull();
+    expect(await details.getByLabel('Agent card as JSON').textContent()).toContain('"streaming": true');
     await keepHtml();
+    await screenshots('agent');
+
+    // An example opens the Playground with the agent and the message ready.
+    await scenarios.getByRole('link', { name: '“Where is my order?”' }).click();
+    const chat = page.getByRole('region', { name: 'Chat with an agent' });
+    await expect.poll(() => chat.getByLabel('Message (Enter sends)').inputValue()).toBe('Where is my order?');
+    expect(await chat.getByLabel('Agent').inputValue()).toBe(
+      await page.evaluate(() => new URLSearchParams(location.search).get('agent')),
+    );
+    await chat.getByLabel('Message (Enter sends)').fill('');
   });
 
   it('finds the passage a person means in the support system, with its source', async () => {
@@ -246,33 +325,64 @@ describe('the emulator console in headless Chromium', () => {
     await screenshots('log');
   });
 
-  it('switches a fault on: the next request fails as configured, then the fault is used up', async () => {
+  it('switches a fault on; the panel follows, live, as requests use it up', async () => {
     await page.getByRole('link', { name: 'Faults and limits' }).click();
     await page.getByLabel('Applies to').selectOption('listQnaSystems');
+    await page.getByLabel('Times').fill('2');
     await page.getByLabel('Status code (empty: the operation answers)').fill('503');
     await page.getByRole('button', { name: 'Switch the fault on' }).click();
+    const inForce = page.getByTestId('active-faults');
+    await expect.poll(() => inForce.textContent()).toBe('listQnaSystems: answer 503 (2 uses left)');
     await expect
-      .poll(() => page.getByTestId('active-faults').textContent())
-      .toContain('listQnaSystems: answer 503');
+      .poll(() => page.getByTestId('live-status').textContent())
+      .toBe('1 fault in force · 0 streams open');
     await keepHtml();
-    await screenshots('faults');
+    await screenshots('faults-before');
 
+    // Another program's requests use the fault up: the panel follows without a reload.
     const headers = { authorization: `SSWS ${emulator.apiKey}` };
     const faulted = await fetch(`${emulator.baseUrl}/api/qna/v1/systems`, { headers });
     expect(faulted.status).toBe(503);
     expect(((await faulted.json()) as { code: string }).code).toBe('INJECTED_FAULT');
-    expect((await fetch(`${emulator.baseUrl}/api/qna/v1/systems`, { headers })).status).toBe(200);
-    await page.reload();
+    await expect.poll(() => inForce.textContent()).toBe('listQnaSystems: answer 503 (1 use left)');
+    await screenshots('faults-one-left');
+    expect((await fetch(`${emulator.baseUrl}/api/qna/v1/systems`, { headers })).status).toBe(503);
     await expect.poll(() => page.getByTestId('no-faults').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('live-status').textContent()).toBe('no faults · 0 streams open');
+    await keepHtml();
+    await screenshots('faults-after');
+    expect((await fetch(`${emulator.baseUrl}/api/qna/v1/systems`, { headers })).status).toBe(200);
     // The API itself still refuses a request without a credential.
     expect((await fetch(`${emulator.baseUrl}/api/qna/v1/systems`)).status).toBe(401);
   });
 
-  it('never shows the key, in the HTML or the traffic, and logs no page error', async () => {
+  it('never shows the key, in the HTML or the traffic, unless asked, and logs no page error', async () => {
     await Promise.all(pendingBodies);
     expect(traffic.length).toBeGreaterThan(20);
     expect(logStream).toContain('/api/agents/v1/');
+    expect(logStream).toContain('event: state');
     for (const text of [...htmlSeen, ...traffic, logStream]) expect(text).not.toContain(emulator.apiKey);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows the key and copies the export line when asked', async () => {
+    await page.getByRole('link', { name: 'Overview' }).click();
+    const connect = page.getByRole('region', { name: 'Point a client at it' });
+    await connect.getByRole('button', { name: 'Show the key' }).click();
+    await expect.poll(() => connect.getByTestId('api-key').textContent()).toBe(emulator.apiKey);
+    const line = `export DATAWORKZ_BASE_URL=${new URL(emulator.consoleUrl).origin} DATAWORKZ_API_KEY=${emulator.apiKey}`;
+    expect(await connect.getByTestId('export-line').textContent()).toBe(line);
+    await connect.getByRole('button', { name: 'Copy' }).click();
+    await expect.poll(() => connect.getByTestId('copy-note').textContent()).toBe('Copied, with the key.');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(line);
+    await connect.getByRole('button', { name: 'Hide the key' }).click();
+    expect(await connect.getByTestId('api-key').textContent()).toBe('•'.repeat(12));
+    await screenshots('overview-copied');
+    // A browser elsewhere, or a page elsewhere, does not get it.
+    const foreign = await fetch(`${emulator.consoleUrl}/api/key`, {
+      headers: { origin: 'http://attacker.example' },
+    });
+    expect(foreign.status).toBe(403);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadAssets } from './console/assets.js';
+import { loadAssets, packageVersion } from './console/assets.js';
 import { ExchangeLog } from './console/exchange-log.js';
 import { ConsoleGuard } from './console/guard.js';
 import { answerConsole, type ConsoleContext, consolePath, isConsolePath } from './console/handler.js';
@@ -45,6 +45,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const service = createService(options, addData, exchanges, encoder);
   // Read before listening, so the console answers from the first request.
   const assets = exchanges ? await loadAssets() : undefined;
+  const version = exchanges ? await packageVersion() : '';
   await service.ready;
   const { limits, log } = service;
   let url = '';
@@ -87,7 +88,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       guard: new ConsoleGuard(host, address.port),
       assets,
       secrets: [...(options.apiKeys?.length ? options.apiKeys : [service.apiKey]), options.jwtSecret ?? ''],
-      a2aVersion: options.a2aVersion ?? '0.3',
+      about: {
+        version,
+        a2aVersion: options.a2aVersion ?? '0.3',
+        ranking: rankingOf(options.embed, await encoder),
+        credentials: credentialsOf(options),
+        corsOrigins: options.cors?.origins ?? [],
+        listening: url,
+      },
       forward: (req, res, target, headers) => answer(service, url, req, res, target, headers),
     };
     consoleUrl = `${consoleOrigin(host, address.port, url)}${consolePath}`;
@@ -102,6 +110,25 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       await Promise.all([closed, service.closeAll()]);
     },
   });
+}
+
+/** How QnA passages are ranked, as the landing page says it. */
+function rankingOf(embed: EmulatorOptions['embed'], encoder: unknown): string {
+  if (embed === false) return 'BM25 (lexical) only';
+  if (typeof embed === 'function') return 'your embedding model, with BM25';
+  if (embed === undefined && encoder !== undefined) return 'sentence encoder, with word vectors and BM25';
+  return 'built-in word vectors, with BM25';
+}
+
+/** The credentials the API accepts, without any key or secret. */
+function credentialsOf(options: EmulatorOptions): string[] {
+  const keys = options.apiKeys?.length ?? 0;
+  const accepted = [
+    keys > 1 ? `${keys} API keys (SSWS)` : keys === 1 ? 'an API key (SSWS)' : 'a generated API key (SSWS)',
+  ];
+  if (options.jwtSecret) accepted.push('HS256 JWTs (Bearer)');
+  if (options.jwks) accepted.push('JWTs verified with a JWKS (Bearer)');
+  return accepted;
 }
 
 /** Where a browser opens the console: on every interface, its loopback address (the only one it answers on). */

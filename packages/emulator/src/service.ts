@@ -70,10 +70,25 @@ export interface Service {
   readonly ready: Promise<void>;
   /** A2A streams open right now. */
   readonly openStreams: number;
+  /**
+   * Calls `listener` after each change to the faults in force (added, used, cleared), the rate limit
+   * or the open streams, until the returned function is called. It must not throw.
+   */
+  onChange(listener: () => void): () => void;
+  /** How an agent picks its scenarios (for the console); a 404 HttpError for an unknown id. */
+  scenarioChoice(agentId: string): Promise<ScenarioChoice>;
   /** Answers one request; rejects with a TypeError when a fault drops the connection before the headers. */
   respond(incoming: Incoming): Promise<Answer>;
   /** Ends every exchange in progress (open streams first of all); settles once each has finished. */
   closeAll(): Promise<void>;
+}
+
+/** How an agent picks a scenario for a message. */
+interface ScenarioChoice {
+  /** Whether a message no scenario matches gets a question back (which scenario?), else what the agent can do. */
+  asksWhenUnmatched: boolean;
+  /** Each scenario with the word beginnings that select it (the one with most matches wins). */
+  scenarios: { id: string; name: string; keywords: string[] }[];
 }
 
 /** The rate limit of API requests per credential, changed while the emulator runs. */
@@ -108,7 +123,11 @@ export function createService(
     ...(options.jwks ? { jwks: options.jwks } : {}),
     allowJwtWithoutExp: options.allowJwtWithoutExp ?? false,
   });
-  const faults = new FaultList();
+  const listeners = new Set<() => void>();
+  const changed = () => {
+    for (const listener of listeners) listener();
+  };
+  const faults = new FaultList(changed);
   for (const rule of options.faults ?? []) faults.add(rule);
   const recorder = new RequestRecorder(limits);
   let rateLimiter = new RateLimiter(limits.rateLimit, limits.rateLimitBurst);
@@ -120,6 +139,7 @@ export function createService(
     set(perSecond, burst) {
       rateLimitInForce = { perSecond, burst };
       rateLimiter = new RateLimiter(perSecond, burst);
+      changed();
     },
     reset() {
       rateLimit.set(limits.rateLimit, limits.rateLimitBurst);
@@ -130,6 +150,7 @@ export function createService(
   const active = new Map<Closing, Promise<void>>();
   let requestCounter = 0;
   let a2a: A2AServer | undefined;
+  let builtState: ServiceState | undefined;
   const built = (async () => {
     const dataset = seededDataset({ noDefaultLlm: options.noDefaultLlm ?? false });
     if (extendDataset) await extendDataset(dataset);
@@ -147,7 +168,9 @@ export function createService(
       },
       log,
       options.a2aVersion ?? '0.3',
+      changed,
     );
+    builtState = state;
     return operationsFor(state, a2a, questions, limits);
   })();
   const ready = built.then(() => undefined);
@@ -245,6 +268,18 @@ export function createService(
     ready,
     get openStreams() {
       return a2a?.openStreams ?? 0;
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async scenarioChoice(agentId) {
+      await built;
+      const agent = (builtState as ServiceState).agent(agentId);
+      return {
+        asksWhenUnmatched: agent.asksWhenUnmatched ?? false,
+        scenarios: agent.scenarios.map((s) => ({ id: s.id, name: s.name, keywords: [...s.keywords] })),
+      };
     },
     respond(given) {
       let incoming = given;

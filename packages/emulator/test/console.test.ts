@@ -1,6 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
+import { type EventSourceMessage, EventSourceParserStream } from 'eventsource-parser/stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromThisMachine } from '../src/console/handler.js';
 
 const apiKey = 'console-test-key-0123456789';
 let emu: Emulator;
@@ -241,5 +244,196 @@ describe('the console', () => {
     expect(cleared.rateLimit).toEqual({ perSecond: null, burst: null });
     expect((await fetch(`${emu.url}/api/qna/v1/systems`, { headers })).status).toBe(200);
     expect((await fetch(`${emu.url}/api/agents/v1/`, { headers })).status).toBe(200);
+  });
+});
+
+/** The console's live channel, read as the page reads it: each event parsed, waited for by a test. */
+async function liveChannel(base: string) {
+  const abort = new AbortController();
+  const res = await fetch(`${base}/console/api/events`, { signal: abort.signal });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('text/event-stream');
+  const events: EventSourceMessage[] = [];
+  let wake = () => {};
+  const reader = res.body
+    ?.pipeThrough(new TextDecoderStream())
+    .pipeThrough(new EventSourceParserStream())
+    .getReader();
+  void (async () => {
+    try {
+      for (let next = await reader?.read(); next && !next.done; next = await reader?.read()) {
+        events.push(next.value);
+        wake();
+      }
+    } catch {
+      // Aborted by close().
+    }
+  })();
+  // How far each type of event has been taken.
+  const seen = new Map<string, number>();
+  return {
+    events,
+    /** The next event of that type (after those already taken) whose data passes `test`. */
+    async next<T>(type: string, test: (data: T) => boolean = () => true): Promise<T> {
+      const deadline = Date.now() + 5000;
+      for (;;) {
+        for (let at = seen.get(type) ?? 0; at < events.length; at++) {
+          const event = events[at] as EventSourceMessage;
+          if (event.event !== type) continue;
+          seen.set(type, at + 1);
+          const data = JSON.parse(event.data) as T;
+          if (test(data)) return data;
+        }
+        if (Date.now() > deadline) throw new Error(`No ${type} event came`);
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, 100);
+        });
+      }
+    },
+    close: () => abort.abort(),
+  };
+}
+
+interface LiveState {
+  faults: { rule: { route?: string }; remaining: number }[];
+  rateLimit: { perSecond: number | null };
+  openStreams: number;
+}
+
+describe("the console's live channel", () => {
+  it('sends the state at once, then each change: a fault added from code, used, used up, the rate limit', async () => {
+    const live = await liveChannel(emu.url);
+    try {
+      expect(await live.next<LiveState>('state')).toEqual({
+        faults: [],
+        rateLimit: { perSecond: null, burst: null },
+        openStreams: 0,
+      });
+      emu.faults.add({ route: 'listQnaSystems', status: 503, times: 2 });
+      expect((await live.next<LiveState>('state')).faults).toEqual([
+        { rule: { route: 'listQnaSystems', status: 503, times: 2 }, remaining: 2 },
+      ]);
+      const headers = { authorization: `SSWS ${apiKey}` };
+      expect((await fetch(`${emu.url}/api/qna/v1/systems`, { headers })).status).toBe(503);
+      expect((await live.next<LiveState>('state')).faults[0]?.remaining).toBe(1);
+      expect((await fetch(`${emu.url}/api/qna/v1/systems`, { headers })).status).toBe(503);
+      expect((await live.next<LiveState>('state')).faults).toEqual([]);
+      // The request log rides the same channel.
+      await live.next<{ path: string; status: number }>(
+        'entry',
+        (row) => row.path === '/api/qna/v1/systems' && row.status === 503,
+      );
+      const text = JSON.stringify({ perSecond: 5, burst: 2 });
+      await raw('PUT', '/console/api/rate-limit', { ...page(), 'content-type': 'application/json' }, text);
+      expect((await live.next<LiveState>('state')).rateLimit).toEqual({ perSecond: 5, burst: 2 });
+      await raw('DELETE', '/console/api/faults', page());
+      expect((await live.next<LiveState>('state')).rateLimit).toEqual({ perSecond: null, burst: null });
+      // Nothing in it is a credential.
+      expect(JSON.stringify(live.events)).not.toContain(apiKey);
+    } finally {
+      live.close();
+    }
+  });
+
+  it('counts the A2A streams open, as they open and end', async () => {
+    const slow = await startEmulator({ console: true, apiKeys: [apiKey], agentStepDelayMs: 150 });
+    const live = await liveChannel(slow.url);
+    try {
+      await live.next<LiveState>('state', (s) => s.openStreams === 0);
+      const streamed = fetch(`${slow.url}/api/agents/v1/a2a/${seed.agents.orderStatus.agentId}/stream`, {
+        method: 'POST',
+        headers: {
+          authorization: `SSWS ${apiKey}`,
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'message/stream',
+          params: {
+            message: {
+              kind: 'message',
+              messageId: 'm-live',
+              role: 'user',
+              parts: [{ kind: 'text', text: 'Where is order 1001?' }],
+            },
+          },
+        }),
+      }).then((res) => res.text());
+      expect((await live.next<LiveState>('state', (s) => s.openStreams === 1)).openStreams).toBe(1);
+      expect(await streamed).toContain('"state":"completed"');
+      expect((await live.next<LiveState>('state', (s) => s.openStreams === 0)).openStreams).toBe(0);
+    } finally {
+      live.close();
+      await slow.close();
+    }
+  });
+});
+
+describe("the console's overview and the key", () => {
+  it('says what is running, without any credential', async () => {
+    const res = await raw('GET', '/console/api/overview', page());
+    expect(res.status).toBe(200);
+    const overview = JSON.parse(res.text);
+    const { version } = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
+    expect(overview).toMatchObject({
+      version,
+      a2aVersion: '0.3',
+      credentials: ['an API key (SSWS)'],
+      corsOrigins: [],
+      listening: emu.url,
+      extensionUri: emu.extensionUri,
+    });
+    expect(typeof overview.ranking).toBe('string');
+    expect(res.text).not.toContain(apiKey);
+  });
+
+  it('gives the key to the page on this machine when asked, behind the same guard as the rest', async () => {
+    const res = await raw('GET', '/console/api/key', page());
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(JSON.parse(res.text)).toEqual({ apiKey });
+    const port = new URL(emu.url).port;
+    expect((await raw('GET', '/console/api/key', { host: `attacker.example:${port}` })).status).toBe(403);
+    expect((await raw('GET', '/console/api/key', { host, origin: 'http://attacker.example' })).status).toBe(
+      403,
+    );
+    expect((await raw('GET', '/console/api/key', { host, 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+  });
+
+  it('says how an agent picks its scenarios, which its card does not', async () => {
+    const res = await raw('GET', `/console/api/agents/${seed.agents.orderStatus.agentId}`, page());
+    expect(res.status).toBe(200);
+    const choice = JSON.parse(res.text) as {
+      asksWhenUnmatched: boolean;
+      scenarios: { id: string; name: string; keywords: string[] }[];
+    };
+    expect(choice.asksWhenUnmatched).toBe(true);
+    expect(choice.scenarios.map((s) => s.id)).toEqual([
+      'order-status',
+      'return-eligibility',
+      'customer-orders',
+      'cancel-order',
+    ]);
+    expect(choice.scenarios[3]?.keywords).toContain('cancel');
+    const unknown = await raw('GET', '/console/api/agents/no-such-agent', page());
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.text).message).toBe('No agent with id: no-such-agent');
+  });
+
+  it('tells a peer on this machine from one elsewhere', () => {
+    const from = (remoteAddress: string, localAddress: string) =>
+      fromThisMachine({ socket: { remoteAddress, localAddress } } as never);
+    expect(from('127.0.0.1', '127.0.0.1')).toBe(true);
+    expect(from('::1', '::1')).toBe(true);
+    expect(from('::ffff:127.0.0.1', '::ffff:127.0.0.1')).toBe(true);
+    // The machine's own LAN address, reached from the machine itself.
+    expect(from('192.168.1.20', '192.168.1.20')).toBe(true);
+    expect(from('::ffff:192.168.1.20', '::ffff:192.168.1.20')).toBe(true);
+    // Another machine, or a container's host through its bridge.
+    expect(from('192.168.1.31', '192.168.1.20')).toBe(false);
+    expect(from('172.17.0.1', '172.17.0.2')).toBe(false);
   });
 });

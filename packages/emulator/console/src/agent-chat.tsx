@@ -62,8 +62,12 @@ function parseContextValues(text: string): ContextValues | undefined {
 }
 
 function AgentChat(props: { agents: Agent[]; a2aVersion: string }) {
-  const [agentId, setAgentId] = useState(props.agents[0]?.agentId ?? '');
-  const [text, setText] = useState('');
+  // An agent's page links here with the agent (and an example message) picked.
+  const asked = new URLSearchParams(location.search);
+  const [agentId, setAgentId] = useState(
+    props.agents.find((a) => a.agentId === asked.get('agent'))?.agentId ?? props.agents[0]?.agentId ?? '',
+  );
+  const [text, setText] = useState(asked.get('message') ?? '');
   const [valuesText, setValuesText] = useState('');
   const [turns, setTurns] = useState<Turn[]>([]);
   const [busy, setBusy] = useState(false);

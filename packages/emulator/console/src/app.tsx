@@ -1,14 +1,21 @@
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { DataPage } from './data-page.js';
 import { FaultsPage } from './faults-page.js';
+import { liveProblem, liveState } from './live.js';
 import { LogPage } from './log-page.js';
+import { OverviewPage } from './overview-page.js';
 import { PlaygroundPage } from './playground-page.js';
 
 const sections = [
   {
     href: '/console',
+    label: 'Overview',
+    matches: (path: string) => path === '/console' || path === '/console/',
+  },
+  {
+    href: '/console/data',
     label: 'Data',
-    matches: (path: string) => path === '/console' || path.startsWith('/console/data'),
+    matches: (path: string) => path.startsWith('/console/data'),
   },
   {
     href: '/console/playground',
@@ -40,13 +47,38 @@ function Navigation() {
   );
 }
 
+/** What is in force right now, on every view, from the live channel. */
+function LiveStatus() {
+  const state = liveState.value;
+  if (liveProblem.value) {
+    return (
+      <p class="live lost" role="status">
+        Not connected: what the console shows may be out of date
+      </p>
+    );
+  }
+  if (!state) return <p class="live" role="status" />;
+  const faults = state.faults.length;
+  return (
+    <p class="live" role="status" data-testid="live-status">
+      <a href="/console/faults" class={faults > 0 || state.rateLimit.perSecond !== null ? 'on' : undefined}>
+        {faults === 0 ? 'no faults' : faults === 1 ? '1 fault in force' : `${faults} faults in force`}
+        {state.rateLimit.perSecond !== null ? ', a rate limit' : ''}
+      </a>
+      {' · '}
+      {state.openStreams === 1 ? '1 stream open' : `${state.openStreams} streams open`}
+    </p>
+  );
+}
+
 function NotFound() {
   return (
     <section>
       <h1>No such view</h1>
       <p>
-        This console has four views: <a href="/console">Data</a>, <a href="/console/playground">Playground</a>
-        , <a href="/console/log">Request log</a> and <a href="/console/faults">Faults and limits</a>.
+        This console has five views: <a href="/console">Overview</a>, <a href="/console/data">Data</a>,{' '}
+        <a href="/console/playground">Playground</a>, <a href="/console/log">Request log</a> and{' '}
+        <a href="/console/faults">Faults and limits</a>.
       </p>
     </section>
   );
@@ -63,13 +95,12 @@ export function App() {
           Dataworkz emulator <span>console</span>
         </p>
         <Navigation />
-        <p class="base" title="Point clients at this address, with the API key the emulator printed">
-          DATAWORKZ_BASE_URL={location.origin}
-        </p>
+        <LiveStatus />
       </header>
       <main id="main">
         <Router>
-          <Route path="/console" component={DataPage} />
+          <Route path="/console" component={OverviewPage} />
+          <Route path="/console/data" component={DataPage} />
           <Route path="/console/data/:kind/:id" component={DataPage} />
           <Route path="/console/playground" component={PlaygroundPage} />
           <Route path="/console/log" component={LogPage} />

@@ -1,21 +1,12 @@
 import { useState } from 'preact/hooks';
 import { consoleApi, messageOf } from './api.js';
+import { type FaultRule, type LiveState, liveProblem, liveState } from './live.js';
 import { Show, useLoad } from './load.js';
 
-interface FaultRule {
-  route?: string;
-  times?: number;
-  latencyMs?: number;
-  status?: number;
-  headers?: Record<string, string>;
-  drop?: 'before-headers' | 'during-body';
-  dropAfterEvents?: number;
-  malformed?: boolean;
-}
-
+/** What the faults endpoints answer: the live state's faults and rate limit, and the routes a rule may name. */
 interface FaultState {
-  faults: { rule: FaultRule; remaining: number }[];
-  rateLimit: { perSecond: number | null; burst: number | null };
+  faults: LiveState['faults'];
+  rateLimit: LiveState['rateLimit'];
   routes: string[];
 }
 
@@ -26,7 +17,7 @@ const cuts = {
   events: 'Cut a stream after some events',
 } as const;
 
-function describe(rule: FaultRule): string {
+function describeFault(rule: FaultRule): string {
   const parts: string[] = [];
   if (rule.status !== undefined) parts.push(`answer ${rule.status}`);
   if (rule.latencyMs) parts.push(`wait ${rule.latencyMs} ms`);
@@ -35,19 +26,24 @@ function describe(rule: FaultRule): string {
   if (rule.dropAfterEvents !== undefined) parts.push(`cut the stream after ${rule.dropAfterEvents} events`);
   if (rule.malformed) parts.push('send malformed JSON');
   if (rule.headers) parts.push(`headers ${Object.keys(rule.headers).join(', ')}`);
+  if (rule.body !== undefined) parts.push('a body of its own');
+  if (rule.contentType) parts.push(`content type ${rule.contentType}`);
   return parts.join(', ') || 'no effect';
 }
 
-/** Switch faults and the rate limit on, see them, clear them. */
+/** Switch faults and the rate limit on, see them (live, as requests use them up), clear them. */
 export function FaultsPage() {
   const [loaded, reload] = useLoad(() => consoleApi<FaultState>('faults'), []);
-  const [state, setState] = useState<FaultState | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
-  const current = state ?? (loaded.state === 'ready' ? loaded.value : undefined);
+  const routes = loaded.state === 'ready' ? loaded.value.routes : undefined;
+  // The live stream keeps this current; the first load and each action's answer fill it in sooner.
+  const current =
+    liveState.value ?? (loaded.state === 'ready' ? { ...loaded.value, openStreams: 0 } : undefined);
 
   async function act(name: string, method: string, body?: unknown) {
     try {
-      setState(await consoleApi<FaultState>(name, method, body));
+      const { faults, rateLimit } = await consoleApi<FaultState>(name, method, body);
+      liveState.value = { faults, rateLimit, openStreams: liveState.value?.openStreams ?? 0 };
       setProblem(undefined);
     } catch (error) {
       setProblem(messageOf(error));
@@ -59,20 +55,25 @@ export function FaultsPage() {
       <h1>Faults and limits</h1>
       <p class="muted">
         Faults apply to the API requests the emulator receives from any program (and from this console's Data
-        and Playground). Each rule is used up by the requests it matches.
+        and Playground). Each rule is used up by the requests it matches: the list below follows, live.
       </p>
       {problem ? (
         <p class="problem" role="alert">
           {problem}
         </p>
       ) : null}
+      {liveProblem.value ? (
+        <p class="problem" role="alert">
+          {liveProblem.value}
+        </p>
+      ) : null}
       <Show loaded={loaded} what="the faults in force" retry={reload}>
         {() =>
-          current ? (
+          current && routes ? (
             <div class="split even">
               <section class="panel" aria-labelledby="add-fault">
                 <h2 id="add-fault">Switch a fault on</h2>
-                <FaultForm routes={current.routes} onAdd={(rule) => act('faults', 'POST', rule)} />
+                <FaultForm routes={routes} onAdd={(rule) => act('faults', 'POST', rule)} />
                 <h2>Rate limit</h2>
                 <RateLimitForm state={current} onSet={(body) => act('rate-limit', 'PUT', body)} />
               </section>
@@ -83,37 +84,55 @@ export function FaultsPage() {
                     Clear all
                   </button>
                 </div>
-                {current.faults.length === 0 && current.rateLimit.perSecond === null ? (
-                  <p class="muted" data-testid="no-faults">
-                    No faults and no rate limit: the emulator answers every request normally.
+                <div aria-live="polite">
+                  <InForce state={current} onRemoveRateLimit={() => act('rate-limit', 'DELETE')} />
+                  <p class="muted" data-testid="open-streams">
+                    {streamsText(current.openStreams)}
                   </p>
-                ) : (
-                  <ul class="active" data-testid="active-faults">
-                    {current.faults.map((f, i) => (
-                      <li key={i}>
-                        <strong>{f.rule.route ?? '*'}</strong>: {describe(f.rule)}{' '}
-                        <span class="muted">
-                          ({f.remaining} {f.remaining === 1 ? 'use' : 'uses'} left)
-                        </span>
-                      </li>
-                    ))}
-                    {current.rateLimit.perSecond !== null ? (
-                      <li>
-                        <strong>Rate limit</strong>: {current.rateLimit.perSecond} requests a second per
-                        credential, bursts of {current.rateLimit.burst}{' '}
-                        <button type="button" class="link" onClick={() => act('rate-limit', 'DELETE')}>
-                          remove
-                        </button>
-                      </li>
-                    ) : null}
-                  </ul>
-                )}
+                </div>
               </section>
             </div>
           ) : null
         }
       </Show>
     </div>
+  );
+}
+
+export function streamsText(open: number): string {
+  if (open === 0) return 'No A2A stream is open.';
+  return open === 1 ? '1 A2A stream is open.' : `${open} A2A streams are open.`;
+}
+
+function InForce(props: { state: LiveState; onRemoveRateLimit: () => void }) {
+  const { faults, rateLimit } = props.state;
+  if (faults.length === 0 && rateLimit.perSecond === null) {
+    return (
+      <p class="muted" data-testid="no-faults">
+        No faults and no rate limit: the emulator answers every request normally.
+      </p>
+    );
+  }
+  return (
+    <ul class="active" data-testid="active-faults">
+      {faults.map((f, i) => (
+        <li key={i}>
+          <strong>{f.rule.route ?? '*'}</strong>: {describeFault(f.rule)}{' '}
+          <span class="muted" data-testid="uses-left">
+            ({f.remaining} {f.remaining === 1 ? 'use' : 'uses'} left)
+          </span>
+        </li>
+      ))}
+      {rateLimit.perSecond !== null ? (
+        <li>
+          <strong>Rate limit</strong>: {rateLimit.perSecond} requests a second per credential, bursts of{' '}
+          {rateLimit.burst}{' '}
+          <button type="button" class="link" onClick={props.onRemoveRateLimit}>
+            remove
+          </button>
+        </li>
+      ) : null}
+    </ul>
   );
 }
 
@@ -215,7 +234,7 @@ function FaultForm(props: { routes: string[]; onAdd: (rule: FaultRule) => void }
 }
 
 function RateLimitForm(props: {
-  state: FaultState;
+  state: LiveState;
   onSet: (body: { perSecond: number; burst: number }) => void;
 }) {
   const [perSecond, setPerSecond] = useState('1');

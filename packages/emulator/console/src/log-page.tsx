@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { consoleApi, messageOf } from './api.js';
+import { clearLog, type LogEntry, type LogRow, liveProblem, logRows } from './live.js';
 import { Json, Show, useLoad } from './load.js';
-import { clearLog, type LogEntry, type LogRow, logProblem, logRows } from './log-store.js';
 
 function statusText(row: LogRow): string {
   if (row.state === 'dropped') return 'dropped';
@@ -52,18 +52,17 @@ export function LogPage(props: { id?: string }) {
             </button>
           </div>
         </div>
-        {logProblem.value ? (
+        {liveProblem.value ? (
           <p class="problem" role="alert">
-            {logProblem.value}
+            {liveProblem.value}
           </p>
         ) : null}
         {rows.length === 0 ? (
           <div class="empty">
             <p>No requests yet.</p>
             <p>
-              Point a program at this emulator (DATAWORKZ_BASE_URL={location.origin} and the API key it
-              printed), or use the <a href="/console/playground">Playground</a>: every request shows here as
-              it arrives.
+              Point a program at this emulator (the <a href="/console">Overview</a> has the lines to copy), or
+              use the <a href="/console/playground">Playground</a>: every request shows here as it arrives.
             </p>
           </div>
         ) : (

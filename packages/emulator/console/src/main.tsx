@@ -1,10 +1,10 @@
 import { render } from 'preact';
 import { App } from './app.js';
-import { startLog } from './log-store.js';
+import { startLive } from './live.js';
 
 const root = document.getElementById('app');
 if (root) {
   root.textContent = '';
-  startLog();
+  startLive();
   render(<App />, root);
 }

@@ -50,7 +50,7 @@ export class A2AServer {
   private v1Module: Promise<typeof V1> | undefined;
   readonly tasks: TaskMemory;
   readonly conversations: ConversationStore;
-  openStreams = 0;
+  private streams = 0;
 
   constructor(
     private readonly state: ServiceState,
@@ -59,9 +59,16 @@ export class A2AServer {
     private readonly log: Log,
     /** The A2A version the agents speak: v0.3 (the service's), or v1.0 on the SDK's v1 server. */
     readonly version: '0.3' | '1.0' = '0.3',
+    /** Hears of each stream that opens or ends. */
+    private readonly streamsChanged: () => void = () => {},
   ) {
     this.tasks = new TaskMemory(limits);
     this.conversations = new ConversationStore(limits);
+  }
+
+  /** Streams open right now. */
+  get openStreams(): number {
+    return this.streams;
   }
 
   private executorFor(agent: AgentDefinition): DataworkzAgentExecutor {
@@ -207,7 +214,8 @@ export class A2AServer {
     frame: (value: unknown) => unknown,
     failure: (error: unknown) => unknown,
   ) {
-    this.openStreams += 1;
+    this.streams += 1;
+    this.streamsChanged();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const stopped = new Promise<'stop'>((resolve) => {
       timer = setTimeout(() => resolve('stop'), this.limits.streamTimeoutMs);
@@ -226,7 +234,8 @@ export class A2AServer {
       ex.reply.event(failure(error));
     } finally {
       clearTimeout(timer);
-      this.openStreams -= 1;
+      this.streams -= 1;
+      this.streamsChanged();
       // The run goes on without this client: the SDK's generator is read to its end in the background,
       // so the task store keeps following the run and its event bus stays open until the final event,
       // for a tasks/resubscribe to pick up. (Ending the generator would drop both at the next event.)

@@ -30,3 +30,14 @@ export async function loadAssets(): Promise<Map<string, Asset>> {
   );
   return assets;
 }
+
+/** The version of this copy of @dataworkz/emulator, from its package.json (two levels above this module). */
+export async function packageVersion(): Promise<string> {
+  try {
+    const text = await readFile(new URL('../../package.json', import.meta.url), 'utf8');
+    const { version } = JSON.parse(text) as { version?: unknown };
+    return typeof version === 'string' ? version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}

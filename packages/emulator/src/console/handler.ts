@@ -15,6 +15,21 @@ export const consolePath = '/console';
 const apiPrefix = '/console/api/';
 const proxyPrefix = '/console/api/proxy';
 
+/** What the landing page says of the running emulator (nothing secret). */
+interface ConsoleAbout {
+  /** The version of @dataworkz/emulator. */
+  version: string;
+  a2aVersion: '0.3' | '1.0';
+  /** How QnA passages are ranked, in a few words. */
+  ranking: string;
+  /** The credentials the API accepts, in a few words each (no key, no secret). */
+  credentials: string[];
+  /** Browser origins allowed by CORS: none, `*` or a list. */
+  corsOrigins: string[] | '*';
+  /** The address the emulator listens on. */
+  listening: string;
+}
+
 /** What the console's endpoints work with. */
 export interface ConsoleContext {
   service: Service;
@@ -23,7 +38,7 @@ export interface ConsoleContext {
   assets: Map<string, Asset>;
   /** Every credential to keep out of the page: the API keys and the JWT secret. */
   secrets: readonly string[];
-  a2aVersion: '0.3' | '1.0';
+  about: ConsoleAbout;
   /** Answers an API request through the service, as if it came from a program holding the key. */
   forward(
     req: IncomingMessage,
@@ -128,22 +143,36 @@ async function endpoint(
   const { service, exchanges } = ctx;
   const route = `${method} ${name}`;
   if (route === 'GET overview') {
-    json(res, 200, {
-      a2aVersion: ctx.a2aVersion,
-      extensionUri: service.extensionUri,
-      operationIds,
-    });
+    json(res, 200, { ...ctx.about, extensionUri: service.extensionUri, operationIds });
+  } else if (route === 'GET key') {
+    // Shown only when asked for, and only to a browser on this machine: a key given with --api-key
+    // may be one that works elsewhere too.
+    if (!fromThisMachine(req)) {
+      throw new HttpError(
+        403,
+        'The API key is shown only to a browser on the machine the emulator runs on: use the key it printed',
+      );
+    }
+    json(res, 200, { apiKey: service.apiKey });
   } else if (route === 'GET log') {
     json(res, 200, { entries: exchanges.list().map((e) => summary(redactExchange(e, ctx.secrets))) });
   } else if (route === 'DELETE log') {
     exchanges.clear();
     json(res, 200, { entries: [] });
-  } else if (route === 'GET log/events') {
-    streamLog(ctx, req, res);
+  } else if (route === 'GET events') {
+    streamEvents(ctx, req, res);
   } else if (method === 'GET' && /^log\/\d+$/.test(name)) {
     const entry = exchanges.get(Number(name.slice('log/'.length)));
     if (!entry) throw new HttpError(404, 'That request is no longer in the log (it keeps the most recent)');
     json(res, 200, redactExchange(entry, ctx.secrets));
+  } else if (method === 'GET' && /^agents\/[^/]+$/.test(name)) {
+    let agentId: string;
+    try {
+      agentId = decodeURIComponent(name.slice('agents/'.length));
+    } catch {
+      throw new HttpError(400, 'The agent id is not valid percent-encoding');
+    }
+    json(res, 200, await service.scenarioChoice(agentId));
   } else if (route === 'GET faults') {
     json(res, 200, faultState(service));
   } else if (route === 'POST faults') {
@@ -203,16 +232,56 @@ async function jsonBody(ctx: ConsoleContext, req: IncomingMessage): Promise<unkn
   return parseJsonBody(fromUtf8(received.bytes), ctx.service.limits.maxJsonDepth);
 }
 
-/** The log's changes as server-sent events, one `entry` event per new or changed entry. */
-function streamLog(ctx: ConsoleContext, req: IncomingMessage, res: ServerResponse): void {
+/** What changes on its own as requests come and go: the faults in force, the rate limit, the open streams. */
+function liveState(service: Service) {
+  const { routes, ...state } = faultState(service);
+  return { ...state, openStreams: service.openStreams };
+}
+
+/**
+ * The page's one live channel, as server-sent events: a `state` event (faults in force with their
+ * uses left, rate limit, open streams) at once and after each change, and an `entry` event per new
+ * or changed entry of the request log.
+ */
+function streamEvents(ctx: ConsoleContext, req: IncomingMessage, res: ServerResponse): void {
   res.writeHead(200, { ...common, 'content-type': 'text/event-stream' });
-  res.write(': the request log, live\n\n');
-  const unsubscribe = ctx.exchanges.subscribe((entry) => {
+  res.write(': the console, live\n\n');
+  let sent = '';
+  const sendState = () => {
+    const data = JSON.stringify(liveState(ctx.service));
+    if (data === sent) return;
+    sent = data;
+    res.write(`event: state\ndata: ${data}\n\n`);
+  };
+  sendState();
+  // A burst of changes (a stream's start and a fault's use, say) goes out as one event.
+  let pending: ReturnType<typeof setImmediate> | undefined;
+  const stateChanged = () => {
+    pending ??= setImmediate(() => {
+      pending = undefined;
+      sendState();
+    });
+  };
+  const unsubscribeState = ctx.service.onChange(stateChanged);
+  const unsubscribeLog = ctx.exchanges.subscribe((entry) => {
     res.write(`event: entry\ndata: ${JSON.stringify(summary(redactExchange(entry, ctx.secrets)))}\n\n`);
   });
-  const stop = () => unsubscribe();
+  const stop = () => {
+    unsubscribeState();
+    unsubscribeLog();
+    if (pending) clearImmediate(pending);
+  };
   req.once('close', stop);
   res.once('close', stop);
+}
+
+/** Whether the request comes from this machine: a loopback peer, or one at the address it reached. */
+export function fromThisMachine(req: IncomingMessage): boolean {
+  const peer = req.socket.remoteAddress?.replace(/^::ffff:/, '');
+  if (peer === undefined) return false;
+  return (
+    peer === '::1' || peer.startsWith('127.') || peer === req.socket.localAddress?.replace(/^::ffff:/, '')
+  );
 }
 
 function json(res: ServerResponse, status: number, value: unknown): void {

@@ -40,16 +40,22 @@ const maxActiveFaults = 1000;
 export class FaultList {
   private readonly active: ActiveFault[] = [];
 
+  /** `changed` hears of every change: a rule added, one use taken, the list cleared. */
+  constructor(private readonly changed: () => void = () => {}) {}
+
   add(rule: FaultRule): void {
     const checked = checkFaultRule(rule);
     if (this.active.length >= maxActiveFaults) {
       throw new HttpError(400, `At most ${maxActiveFaults} fault rules can be in force; clear some first`);
     }
     this.active.push({ rule: checked, remaining: checked.times ?? 1 });
+    this.changed();
   }
 
   clear(): void {
+    const had = this.active.length > 0;
     this.active.length = 0;
+    if (had) this.changed();
   }
 
   /** The rules in force, in order, with the uses each has left. */
@@ -68,6 +74,7 @@ export class FaultList {
     if (!fault) return undefined;
     fault.remaining -= 1;
     if (fault.remaining <= 0) this.active.splice(index, 1);
+    this.changed();
     return fault.rule;
   }
 }

@@ -24,10 +24,32 @@ export interface LogEntry extends LogRow {
   responseBytes: number;
 }
 
+export interface FaultRule {
+  route?: string;
+  times?: number;
+  latencyMs?: number;
+  status?: number;
+  headers?: Record<string, string>;
+  body?: string;
+  drop?: 'before-headers' | 'during-body';
+  dropAfterEvents?: number;
+  malformed?: boolean;
+  contentType?: string;
+}
+
+/** What changes as requests come and go: the faults in force with their uses left, the rate limit, the open streams. */
+export interface LiveState {
+  faults: { rule: FaultRule; remaining: number }[];
+  rateLimit: { perSecond: number | null; burst: number | null };
+  openStreams: number;
+}
+
 /** The log, newest first, kept current from the emulator's event stream from the page's start. */
 export const logRows = signal<LogRow[]>([]);
-/** Whether the live stream is connected, and what went wrong if not. */
-export const logProblem = signal<string | undefined>(undefined);
+/** The emulator's state, as its event stream last told it (undefined until the stream first answers). */
+export const liveState = signal<LiveState | undefined>(undefined);
+/** What went wrong with the live stream, if it is not connected. */
+export const liveProblem = signal<string | undefined>(undefined);
 
 const keep = 500;
 
@@ -38,26 +60,33 @@ function upsert(row: LogRow): void {
   else logRows.value = [row, ...rows].sort((a, b) => b.id - a.id).slice(0, keep);
 }
 
-export function startLog(): void {
-  const events = new EventSource('/console/api/log/events');
+/**
+ * Opens the page's one live channel to the emulator: `state` events (faults, rate limit, open streams)
+ * and `entry` events (the request log), kept open for as long as the page is.
+ */
+export function startLive(): void {
+  const events = new EventSource('/console/api/events');
   events.addEventListener('open', () => {
-    logProblem.value = undefined;
+    liveProblem.value = undefined;
     // What happened before (or while) the stream was away.
     consoleApi<{ entries: LogRow[] }>('log').then(
       ({ entries }) => {
         for (const row of entries.reverse()) upsert(row);
       },
       (error: unknown) => {
-        logProblem.value = messageOf(error);
+        liveProblem.value = messageOf(error);
       },
     );
+  });
+  events.addEventListener('state', (event) => {
+    liveState.value = JSON.parse((event as MessageEvent<string>).data) as LiveState;
   });
   events.addEventListener('entry', (event) =>
     upsert(JSON.parse((event as MessageEvent<string>).data) as LogRow),
   );
   events.addEventListener('error', () => {
-    logProblem.value =
-      'The live log lost its connection to the emulator. It reconnects by itself once the emulator is back.';
+    liveProblem.value =
+      'The console lost its live connection to the emulator: what it shows may be out of date. It reconnects by itself once the emulator is back.';
   });
 }
 
