@@ -6,6 +6,7 @@ import {
   Dataworkz,
   DataworkzError,
   InvalidParameterError,
+  NotFoundError,
   UnknownNameError,
 } from '@dataworkz/client';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
@@ -228,5 +229,31 @@ describe('names two entries share, as a data folder defines them', () => {
       llmProviderId: 'llm-b',
       name: 'GPT-4o',
     });
+  });
+});
+
+describe('a 404 for a name given where an id belongs', () => {
+  it('says which resolver finds the id, with no further request', async () => {
+    const error = await dw.qna.search('Product Documentation', { query: 'reset' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({
+      status: 404,
+      hint: 'If "Product Documentation" is a name, qna.resolve() finds its id.',
+    });
+    expect((error as Error).message).toMatch(
+      /^404 No QnA system with id: Product Documentation\. If "Product Documentation" is a name, qna\.resolve\(\) finds its id\.$/,
+    );
+    const agent = await dw.agents.card('Order Status Assistant').catch((e: unknown) => e);
+    expect(agent).toMatchObject({
+      hint: 'If "Order Status Assistant" is a name, agents.resolve() finds its id.',
+    });
+    expect(emu.requests).toHaveLength(2);
+  });
+
+  it('leaves a 404 for a UUID-shaped id as it was', async () => {
+    const error = await dw.qna.get('00000000-0000-4000-8000-000000000000').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).not.toHaveProperty('hint');
+    expect((error as Error).message).not.toContain('resolve()');
   });
 });

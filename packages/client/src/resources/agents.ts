@@ -10,7 +10,7 @@ import {
 } from '../core/names.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { checkHistory } from '../internal/conversation.js';
-import { requireId, requireString, withoutUndefined } from '../internal/params.js';
+import { isUuidShaped, requireId, requireString, withoutUndefined } from '../internal/params.js';
 import { readAgentResponse, readJson } from '../internal/read.js';
 import { type Properties, serializeProperties } from '../properties.js';
 import type {
@@ -96,7 +96,7 @@ export class Agents extends APIResource {
     const llms = entriesOf(await this.llmProviders(options));
     const found = findByIdOrName('LLM', given, llms, 'account');
     if (found) return { llmProviderId: found.id, name: found.name };
-    if (UUID.test(given)) return { llmProviderId: given, name: undefined };
+    if (isUuidShaped(given)) return { llmProviderId: given, name: undefined };
     const { id, name } = pickByIdOrName('LLM', given, llms, undefined, 'account');
     return { llmProviderId: id, name };
   }
@@ -171,9 +171,6 @@ export class Agents extends APIResource {
     );
   }
 }
-
-// The service's identifiers are UUID-shaped; a name of a model is not.
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function agentAnswer(data: unknown): string | undefined {
   const answer = (data as { data?: { answer?: unknown } } | undefined)?.data?.answer;
