@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Dataworkz, DataworkzError, type Logger } from '@dataworkz/client';
 import { readConfig, USAGE, UsageError } from './config.js';
+import { resolveExposure } from './exposure.js';
 import { createDataworkzMcpServer } from './server.js';
 import type { Tracing } from './telemetry/sdk.js';
 import { tracesWanted } from './telemetry/wanted.js';
@@ -48,7 +49,12 @@ async function main(): Promise<void> {
     logger: stderrLogger,
     ...(config.dataworkzToken !== undefined ? { token: config.dataworkzToken } : {}),
   });
-  const exposure = { systems: config.systems, agents: config.agents };
+  // Names become ids once, before serving: an entry that names nothing (or several) stops the server here.
+  const exposure = await resolveExposure(dw, { systems: config.systems, agents: config.agents }).catch(
+    (error: unknown) => {
+      throw new ExposureError(error);
+    },
+  );
   if (config.transport === 'stdio') {
     await serveStdio(createDataworkzMcpServer({ dw, ...exposure }));
     if (tracing !== undefined) {
@@ -70,9 +76,20 @@ async function main(): Promise<void> {
   exitOnSignals(() => server.close(), tracing);
 }
 
+/** An allowlist entry names no system or agent (or several): the message says which flag and entry. */
+class ExposureError extends Error {
+  constructor(cause: unknown) {
+    const kind = (cause as { kind?: unknown }).kind;
+    const flag = kind === 'agent' ? '--agents' : kind === 'QnA system' ? '--systems' : undefined;
+    const message = cause instanceof Error ? cause.message : String(cause);
+    super(flag === undefined ? message : `${flag}: ${message}`, { cause });
+  }
+}
+
 main().catch((error: unknown) => {
   // Configuration errors name what is missing; none of them quotes a credential.
   if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${USAGE}`);
+  else if (error instanceof ExposureError) process.stderr.write(`dataworkz-mcp: ${error.message}\n`);
   else if (error instanceof DataworkzError) process.stderr.write(`dataworkz-mcp: ${error.message}\n`);
   else process.stderr.write(`dataworkz-mcp: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 1;
