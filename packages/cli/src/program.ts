@@ -57,6 +57,9 @@ const systemArgument = 'the QnA system: its id, or its exact name (any case; quo
 /** Records what the command returned, for `main` to exit with. */
 export interface ProgramResult {
   exitCode: number | undefined;
+  /** The command that ran, its words from the program down, and its context: what a failure's hint reads. */
+  command?: readonly string[];
+  context?: Context;
 }
 
 /** Runs a command's work around something: its trace span when tracing is on. */
@@ -86,16 +89,18 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
     .option('--no-color', 'plain text even on a terminal (NO_COLOR does the same)')
     .addHelpText(
       'after',
-      '\nAgents and QnA systems are named by id or by exact name, in any case:\n  dataworkz qna answer "Customer Support Knowledge Base" "How do I return an item?"\n\nCredentials come from DATAWORKZ_API_KEY (or DATAWORKZ_TOKEN), else from the profile\n(`dataworkz config set api-key` reads the key from standard input).\n\nExit codes: 0 ok, 1 error, 2 usage (an ambiguous name too), 3 authentication, 4 not found\n(an unknown id or name too), 5 failed query or task, 6 network, 130 interrupted.',
+      '\nAgents and QnA systems are named by id or by exact name, in any case:\n  dataworkz qna answer "Customer Support Knowledge Base" "How do I return an item?"\n\nCredentials come from DATAWORKZ_API_KEY (or DATAWORKZ_TOKEN), else from the profile\n(`dataworkz config set api-key` reads the key from standard input).\n\nExit codes: 0 ok, 1 error, 2 usage or configuration (an ambiguous name, a wrong\nbase URL too), 3 authentication, 4 not found (an unknown id or name too), 5 failed\nquery or task, 6 network, 130 interrupted.',
     );
   const run =
     // A command resolves with nothing (exit 0) or with its exit code.
       <A extends unknown[]>(work: (ctx: Context, ...args: A) => Promise<unknown>) =>
       async (...args: unknown[]) => {
         const command = args.at(-1) as Command;
-        const outcome = await runner(pathOf(command), () =>
-          work(contextOf(command), ...(args.slice(0, -1) as A)),
-        );
+        const path = pathOf(command);
+        const ctx = contextOf(command);
+        result.command = path;
+        result.context = ctx;
+        const outcome = await runner(path, () => work(ctx, ...(args.slice(0, -1) as A)));
         if (typeof outcome === 'number') result.exitCode = outcome;
       };
 
