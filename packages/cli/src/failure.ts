@@ -99,6 +99,9 @@ function listHint(facts: ErrorFacts, command: readonly string[] | undefined): st
       : facts.kind === 'agent' || group === 'agents'
         ? ['dataworkz agents list']
         : ['dataworkz agents list', 'dataworkz qna list'];
+  if (facts.name === 'NotFoundError' && command?.join(' ') === 'dataworkz qna document') {
+    return 'A document id is printed with each result of `dataworkz qna search` and `dataworkz qna answer`.';
+  }
   const useful = lists.filter((list) => list !== command?.join(' '));
   if (useful.length === 0) return undefined;
   return `List what exists with ${useful.map((list) => `\`${list}\``).join(' or ')}.`;

@@ -225,9 +225,9 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
   );
   qnaCommand
     .command('document')
-    .description('download a document by its id or a result link')
+    .description('download a document: by the id a search or an answer prints under each result')
     .argument('<system>', systemArgument)
-    .argument('<document>', 'a document id, or the link of a search result')
+    .argument('<document>', 'a document id, or a document link (…/document?documentId=<id>)')
     .option('-o, --output <file>', 'write to this file (default: standard output)')
     .action(
       run(async (ctx, system: string, reference: string, options: { output?: string }) =>

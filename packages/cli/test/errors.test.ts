@@ -84,6 +84,12 @@ describe('errors and exit codes', () => {
     expect(system.stderr.trim().split('\n')[1]).toBe('List what exists with `dataworkz qna list`.');
     const agent = await runCli(['agents', 'card', 'no-such-agent'], env);
     expect(agent.stderr.trim().split('\n')[1]).toBe('List what exists with `dataworkz agents list`.');
+    const document = await runCli(['qna', 'document', supportKb, 'no-such-document'], env);
+    expect(document.code).toBe(4);
+    expect(document.stderr).toMatch(
+      /^Error: 404 No document with id no-such-document .*\(request id req-\d+\)\n/,
+    );
+    expect(document.stderr).toContain('dataworkz qna search');
     emu.faults.add({ route: 'listQnaSystems', status: 404, times: 1 });
     const list = await runCli(['qna', 'list'], env);
     expect(list.stderr).not.toMatch(/`dataworkz qna list`/);
