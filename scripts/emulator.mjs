@@ -11,25 +11,27 @@ const emulator = spawn(process.execPath, [bin, ...process.argv.slice(2)], {
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 
-// The emulator prints `Dataworkz emulator listening on URL`, `Console: URL` (unless --no-console),
-// then `API key: KEY`.
-let url;
+// The emulator prints a comment with its URL, `export DATAWORKZ_BASE_URL=…`, `export DATAWORKZ_API_KEY=…`
+// and `# console: URL` (unless --no-console); the key's line comes after the URL's.
 let consoleUrl;
+let exports = [];
 createInterface({ input: emulator.stdout }).on('line', (line) => {
   console.log(line);
-  url ??= /listening on (\S+)/.exec(line)?.[1];
-  consoleUrl ??= /^Console: (\S+)/.exec(line)?.[1];
-  const apiKey = /^API key: (\S+)/.exec(line)?.[1];
-  if (url === undefined || apiKey === undefined) return;
-  console.log(`
+  consoleUrl ??= /^# console: (\S+)/.exec(line)?.[1];
+  if (line.startsWith('export ')) exports.push(line);
+  if (exports.length < 2) return;
+  // Printed once, after the console's line when it has one (it follows the key's at once).
+  setImmediate(() => {
+    console.log(`
 Point the examples or your own client at it, in another terminal:
 
-  export DATAWORKZ_BASE_URL=${url}
-  export DATAWORKZ_API_KEY=${apiKey}
+  ${exports.join('\n  ')}
 
   pnpm examples search    # or any example by name; every one without a name
 ${consoleUrl ? `\nOpen ${consoleUrl} in a browser to see its data, try it and watch the requests.\n` : ''}
 Ctrl-C stops the emulator.`);
+  });
+  exports = [];
 });
 
 // Ctrl-C reaches the emulator as well (same process group): it closes its connections and exits, and

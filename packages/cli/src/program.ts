@@ -267,6 +267,11 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
     .option('--port <port>', 'the port to listen on (default: a free one)', port)
     .option('--host <host>', 'the interface to listen on (default 127.0.0.1)')
     .option('--data <dir>', 'serve the QnA systems of this folder')
+    .option(
+      '--api-key <key>',
+      'an API key it accepts (repeatable; the first is printed; default: a new one each start)',
+      collect,
+    )
     .option('--no-console', 'do not serve the web console at /console')
     .addOption(
       new Option(
