@@ -36,7 +36,7 @@ function batchOptions(command: Command): Command {
     .option('--batch <file>', 'ask each question of a JSONL, CSV or plain-text file (one per line)')
     .option(
       '--out <file>',
-      'with --batch: the JSONL file each result is appended to (answered ones are skipped)',
+      'with --batch: the JSONL file of results, one line per question (a rerun skips the answered ones)',
     )
     .option('--concurrency <n>', 'with --batch: requests in flight at most (default 4)', positiveInteger);
 }

@@ -5,6 +5,7 @@ import {
   type Dataworkz,
   documentIdOf,
   type FilterExpression,
+  type RequestOptions,
   type SearchResultItem,
 } from '@dataworkz/client';
 import type { Context } from '../context.js';
@@ -115,16 +116,26 @@ export async function retrievalOf(options: RetrievalOptions): Promise<Retrieval>
   };
 }
 
+/** What a batch watches of one call: its signal, and each retry the client makes. */
+export interface CallWatch {
+  signal: AbortSignal;
+  retried(): void;
+}
+
+function requestOptions(watch: CallWatch | undefined): RequestOptions | undefined {
+  return watch && { signal: watch.signal, onRetry: () => watch.retried() };
+}
+
 /** One search, as `qna search` and its batch make it. */
 export function searchSystem(
   dw: Dataworkz,
   systemId: string,
   query: string,
   retrieval: Retrieval,
-  signal?: AbortSignal,
+  watch?: CallWatch,
 ) {
   const { filter, properties, llm } = retrieval;
-  return dw.qna.search(systemId, { query, filter, properties, llmProviderId: llm }, { signal });
+  return dw.qna.search(systemId, { query, filter, properties, llmProviderId: llm }, requestOptions(watch));
 }
 
 /** One question, as `qna answer` and its batch ask it (the LLM already chosen). */
@@ -133,13 +144,13 @@ export function answerQuestion(
   systemId: string,
   question: string,
   retrieval: Retrieval & { llm: string },
-  signal?: AbortSignal,
+  watch?: CallWatch,
 ) {
   const { filter, properties, llm } = retrieval;
   return dw.qna.answer(
     systemId,
     { questionText: question, llmProviderId: llm, filter, properties },
-    { signal },
+    requestOptions(watch),
   );
 }
 
