@@ -9,7 +9,7 @@ import { batchProgress } from './progress.js';
 import { countQuestions, type Question, readQuestions } from './questions.js';
 
 /** What a question's work is given: the signal that stops it, and what to tell of each attempt it repeats. */
-export interface BatchCall {
+interface BatchCall {
   signal: AbortSignal;
   /** Called for each attempt beyond the first (a client retry, a resumed stream): `count` of them. */
   retried(count?: number): void;

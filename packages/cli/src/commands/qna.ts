@@ -250,7 +250,7 @@ const LINK = /^(?:[a-z][a-z0-9+.-]*:\/\/|\/)/i;
  * document-endpoint link, `…/document?documentId=<id>`). A result's link to its source file names no
  * document: a usage error says what to give instead.
  */
-export function documentIdFrom(reference: string): string {
+function documentIdFrom(reference: string): string {
   if (!LINK.test(reference)) return reference;
   const documentId = documentIdOf({ link: reference });
   if (documentId !== undefined) return documentId;
