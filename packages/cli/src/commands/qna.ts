@@ -82,7 +82,7 @@ export async function filterOf(options: RetrievalOptions) {
 
 /**
  * Each passage: its source and score, its text on one line, its link, and the id of its document when
- * the result names one (what `qna document` takes); then, on stderr, the command that fetches one.
+ * the result names one (what `qna document` takes); then, at a terminal, the command that fetches one.
  */
 function printPassages(out: Output, systemId: string, items: readonly SearchResultItem[]): void {
   const { dim, cyan } = out.colors;
@@ -98,7 +98,9 @@ function printPassages(out: Output, systemId: string, items: readonly SearchResu
     documents += 1;
     out.line(`    ${dim('document')} ${documentId}`);
   }
-  if (documents > 0) out.error(dim(`Fetch a document: dataworkz qna document ${systemId} <document>`));
+  // For a person at a terminal; a pipe's stderr stays empty when all went well.
+  if (documents > 0 && out.interactive)
+    out.error(dim(`Fetch a document: dataworkz qna document ${systemId} <document>`));
 }
 
 /** `--where`/`--filter`, `--properties` and `--llm` as the client takes them, read once per command. */
