@@ -11,27 +11,20 @@ const emulator = spawn(process.execPath, [bin, ...process.argv.slice(2)], {
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 
-// The emulator prints a comment with its URL, `export DATAWORKZ_BASE_URL=…`, `export DATAWORKZ_API_KEY=…`
-// and `# console: URL` (unless --no-console); the key's line comes after the URL's.
+// The emulator prints its lines (a comment with its URL, the two `export` lines, `# console: URL` unless
+// --no-console) in one write; what to do with them follows, once.
 let consoleUrl;
-let exports = [];
+let told = false;
 createInterface({ input: emulator.stdout }).on('line', (line) => {
   console.log(line);
   consoleUrl ??= /^# console: (\S+)/.exec(line)?.[1];
-  if (line.startsWith('export ')) exports.push(line);
-  if (exports.length < 2) return;
-  // Printed once, after the console's line when it has one (it follows the key's at once).
+  if (told || !line.startsWith('export DATAWORKZ_API_KEY=')) return;
+  told = true;
   setImmediate(() => {
     console.log(`
-Point the examples or your own client at it, in another terminal:
-
-  ${exports.join('\n  ')}
-
-  pnpm examples search    # or any example by name; every one without a name
-${consoleUrl ? `\nOpen ${consoleUrl} in a browser to see its data, try it and watch the requests.\n` : ''}
-Ctrl-C stops the emulator.`);
+Paste the two export lines into another terminal, then: pnpm examples search (or any example by name;
+every one without a name).${consoleUrl ? `\nOpen ${consoleUrl} in a browser to see its data, try it and watch the requests.` : ''}`);
   });
-  exports = [];
 });
 
 // Ctrl-C reaches the emulator as well (same process group): it closes its connections and exits, and
