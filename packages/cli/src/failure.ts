@@ -114,6 +114,13 @@ function verdict(facts: ErrorFacts, scene: FailureScene): [ExitCodeValue, string
   }
   const [code, hint] = byName[facts.name] ?? [ExitCode.error, undefined];
   if (code === ExitCode.notFound) return [code, listHint(facts, scene.command)];
+  // The message names the address that could not be reached; the hint, where it came from.
+  if (facts.name === 'APIConnectionError' && scene.baseUrl !== undefined) {
+    return [
+      code,
+      `Check that the service is reachable, and its address: it comes from ${scene.baseUrl.from}.`,
+    ];
+  }
   return [code, hint];
 }
 

@@ -98,7 +98,10 @@ describe('errors and exit codes', () => {
   it('6 when the service cannot be reached', async () => {
     const result = await runCli(['qna', 'systems'], { ...env, DATAWORKZ_BASE_URL: 'http://127.0.0.1:9' });
     expect(result.code).toBe(6);
-    expect(result.stderr).toMatch(/--base-url/);
+    expect(result.stderr).toContain('http://127.0.0.1:9');
+    expect(result.stderr).toContain('it comes from DATAWORKZ_BASE_URL.');
+    const flag = await runCli(['--base-url', 'http://127.0.0.1:9', 'qna', 'systems'], env);
+    expect(flag.stderr).toContain('it comes from --base-url.');
   });
 
   it('130 on Ctrl-C during an agent run, with the agent’s stream closed', async () => {
