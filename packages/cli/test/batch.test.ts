@@ -142,6 +142,19 @@ describe('batch mode', () => {
     expect(readOutput(out).find((line) => line.id === 'q1')).toMatchObject({ status: 'failed', attempts: 3 });
   });
 
+  it('counts the requests an agent run made to get back to its task after its stream broke', async () => {
+    const { emu, dir, env } = await setUp();
+    const input = join(dir, 'orders.jsonl');
+    writeFileSync(input, `${JSON.stringify({ id: 'o1', question: 'Where is order 1001?' })}\n`);
+    const out = join(dir, 'answers.jsonl');
+    emu.faults.add({ route: 'streamAgent', dropAfterEvents: 2, times: 1 });
+    const result = await runCli(['agents', 'ask', orderStatus, '--batch', input, '--out', out], env);
+    expect(result.code, result.stderr).toBe(0);
+    const streams = emu.requests.filter((r) => r.path.endsWith('/stream')).length;
+    expect(streams).toBe(2);
+    expect(readOutput(out)).toMatchObject([{ id: 'o1', status: 'ok', attempts: 2 }]);
+  });
+
   it('tidies an output a crash left: a line cut short is dropped, a question held twice keeps its last line', async () => {
     const { dir, env } = await setUp();
     const input = join(dir, 'questions.jsonl');
