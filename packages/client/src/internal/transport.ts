@@ -264,6 +264,7 @@ export class Transport {
           callTrace.refreshed();
           if (log.enabled('info'))
             log.info(`${operation}: 401 received; retrying once with a refreshed token`, { attempt });
+          options.onRetry?.({ attempt, error: failure, waitMs: 0 });
           continue;
         }
       }
@@ -282,6 +283,7 @@ export class Transport {
           waitMs: wait,
         });
       }
+      options.onRetry?.({ attempt, error: failure, waitMs: wait });
       try {
         await sleep(wait, signal, operation);
       } catch (error) {
