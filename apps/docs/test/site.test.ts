@@ -1,13 +1,12 @@
 // The built site (`pnpm docs:build` first) as a reader meets it, in headless Chromium: the home page
 // without console errors, the search finding a guide, Run buttons running their snippets in the page.
 import { existsSync, mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { serve } from 'vitepress';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveStatic } from './static-server.js';
 
-const site = fileURLToPath(new URL('..', import.meta.url));
+const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const shots = fileURLToPath(new URL('../test-results/', import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -19,11 +18,8 @@ beforeAll(async () => {
   if (!existsSync(new URL('../dist/index.html', import.meta.url))) {
     throw new Error('No built site in apps/docs/dist: run `pnpm docs:build` first');
   }
-  const app = await serve({ root: site, port: 0 });
-  const server = app.server;
-  if (server === undefined) throw new Error('The preview server did not start');
-  if (!server.listening) await new Promise((resolve) => server.once('listening', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await serveStatic(dist);
+  origin = server.origin;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -39,7 +35,7 @@ beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
   close = async () => {
     await browser.close();
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
   };
 });
 
