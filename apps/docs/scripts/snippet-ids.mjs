@@ -22,5 +22,8 @@ export function snippetMeta(info) {
  */
 export function snippetId(page, index) {
   // A README outside the site (`../../packages/client/README.md`) drops its leading `../`.
-  return `${page.replace(/^(\.\.\/)+/, '').replace(/\.md$/, '').replaceAll('/', '--')}-${index}`;
+  return `${page
+    .replace(/^(\.\.\/)+/, '')
+    .replace(/\.md$/, '')
+    .replaceAll('/', '--')}-${index}`;
 }
