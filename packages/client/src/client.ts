@@ -11,10 +11,9 @@ import type { Logger, LogLevel } from './core/logger.js';
 import type { Fetch } from './core/request-options.js';
 import type { TokenProvider } from './core/token-provider.js';
 import type { paths } from './generated/schema.js';
-import { guardBody } from './internal/body.js';
+import { guardBody, streamBody } from './internal/body.js';
 import { limitBody } from './internal/bounded-body.js';
 import { Credentials } from './internal/credentials.js';
-import type { Deadline } from './internal/deadline.js';
 import { Log, resolveLogLevel } from './internal/log.js';
 import { Outgoing } from './internal/outgoing.js';
 import { checkHeaderRecord, serializePath, serializeQuery } from './internal/params.js';
@@ -200,7 +199,7 @@ export class Dataworkz {
       },
       (result, attempt) => {
         const response = stream
-          ? stopTimer(result.response, attempt.deadline)
+          ? streamBody(result.response, attempt.deadline)
           : guardBody(result.response, attempt.deadline, attempt.maxResponseBytes);
         this.#sentWith.set(response, attempt.authorization);
         return response;
@@ -236,12 +235,6 @@ function absoluteUrl(input: string | URL): URL {
   } catch {
     throw new InvalidParameterError('input', 'authorizedFetch needs an absolute http(s) URL.');
   }
-}
-
-/** The headers have come: the time-out stops; the caller's signal keeps governing the stream. */
-function stopTimer(response: Response, deadline: Deadline): Response {
-  deadline.stopTimer();
-  return response;
 }
 
 /** Whether a request body can be sent a second time (a stream is consumed by the first send). */
