@@ -1,5 +1,5 @@
-import { requireId } from '../internal/params.js';
 import { DataworkzError } from './errors.js';
+import { requireId } from './params.js';
 import type { RequestOptions } from './request-options.js';
 
 /** A QnA system or an agent as the list endpoints name it. */

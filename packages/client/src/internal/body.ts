@@ -1,5 +1,5 @@
+import { limitBody } from '../core/bounded-body.js';
 import { ResponseTooLargeError } from '../core/errors.js';
-import { limitBody } from './bounded-body.js';
 import type { Deadline } from './deadline.js';
 
 /**

@@ -1,9 +1,9 @@
 import type { APIPromise } from '../core/api-promise.js';
 import { InvalidParameterError } from '../core/errors.js';
 import { pickByIdOrName, type ResolveOptions, requireIdOrName } from '../core/names.js';
+import { requireId, requireString, withoutUndefined } from '../core/params.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { checkHistory } from '../internal/conversation.js';
-import { requireId, requireString, withoutUndefined } from '../internal/params.js';
 import { readAgentResponse, readJson } from '../internal/read.js';
 import { type Properties, serializeProperties } from '../properties.js';
 import type {
