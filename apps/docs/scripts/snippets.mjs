@@ -14,7 +14,7 @@ import { snippetId, snippetMeta } from './snippet-ids.mjs';
 
 const docsApp = fileURLToPath(new URL('..', import.meta.url));
 /** The pages' root: the site, or (for this script's own tests) a folder of pages inside the app. */
-const site = process.env.SNIPPETS_SITE ?? docsApp;
+const site = process.env.SNIPPETS_SITE || docsApp;
 const out = join(site, '.snippets');
 /** Pages written by hand: the generated references hold no snippet to check. */
 const skipped = new Set(['node_modules', '.vitepress', '.snippets', 'dist', 'public', 'scripts', 'test']);

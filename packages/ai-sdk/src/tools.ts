@@ -7,10 +7,19 @@ import { type Passage, toPassage } from './passages.js';
 
 /** Which systems and agents the tools offer, and what the application adds to every agent call. */
 export interface DataworkzToolsOptions {
-  /** The QnA systems the model may search and ask; without it, no search or answer tools. */
+  /**
+   * The QnA systems the model may search and ask, each by its id or its exact name (any case; the model
+   * chooses among them as written here); without it, no search or answer tools. Names are resolved once,
+   * on the first call, with one list call.
+   */
   systems?: readonly string[] | undefined;
-  /** The agents the model may ask; without it, no agent tool. */
+  /** The agents the model may ask, by id or exact name (any case), as `systems`; without it, no agent tool. */
   agents?: readonly string[] | undefined;
+  /**
+   * The LLM `answer_question` answers with: its id, or its model name (any case), looked up among each
+   * system's LLMs once. Default: the first each system lists.
+   */
+  llmProviderId?: string | undefined;
   /**
    * Context values sent with every agent call (the signed-in user, their locale...). Set by the
    * application, never by the model, so a prompt cannot change who the agent acts for.
@@ -75,11 +84,35 @@ export type DataworkzTools = {
   ask_agent?: Tool<AskAgentInput, AskAgentOutput>;
 };
 
-/** The allowed ids as the schema of an id: the model can only name one of them. */
-function idSchema(ids: readonly string[], what: string) {
-  const [first, ...rest] = ids;
+/** The allowed entries (ids or names) as the schema of a choice: the model can only name one of them. */
+function idSchema(entries: readonly string[], what: string) {
+  const [first, ...rest] = entries;
   if (first === undefined) throw new TypeError(`dataworkzTools: ${what} is empty.`);
   return z.enum([first, ...rest]);
+}
+
+/**
+ * `make`'s promise, made on the first call and shared by every later one; a rejected one is dropped,
+ * so the next call tries again.
+ */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make().catch((error: unknown) => {
+      made = undefined;
+      throw error;
+    });
+    return made;
+  };
+}
+
+/** The id each allowed entry names, resolved once with one list call through the client's resolver. */
+function idsOf(entries: readonly string[], resolveAll: (entries: readonly string[]) => Promise<string[]>) {
+  const ids = once(async () => {
+    const resolved = await resolveAll(entries);
+    return new Map(entries.map((entry, index) => [entry, resolved[index] as string]));
+  });
+  return async (entry: string): Promise<string> => (await ids()).get(entry) ?? entry;
 }
 
 /**
@@ -88,9 +121,28 @@ function idSchema(ids: readonly string[], what: string) {
  */
 export function dataworkzTools(dw: Dataworkz, options: DataworkzToolsOptions): DataworkzTools {
   const tools: DataworkzTools = {};
-  const { systems, agents, contextValues } = options;
+  const { systems, agents, contextValues, llmProviderId: llm } = options;
   if (systems !== undefined) {
     const systemId = idSchema(systems, 'systems').describe('The QnA system.');
+    const systemIdOf = idsOf(systems, async (entries) =>
+      (await dw.qna.resolveAll(entries)).map((system) => system.systemId),
+    );
+    // Per system, the LLM to answer with, read once.
+    const llms = new Map<string, () => Promise<string>>();
+    const llmOf = (id: string) => {
+      let read = llms.get(id);
+      if (read === undefined) {
+        read = once(async () => {
+          if (llm !== undefined) return (await dw.qna.resolveLlm(id, llm)).llmProviderId;
+          const first = Object.keys(await dw.qna.llmProviders(id))[0];
+          if (first === undefined)
+            throw new Error(`QnA system ${id} has no LLM configuration to answer with.`);
+          return first;
+        });
+        llms.set(id, read);
+      }
+      return read();
+    };
     tools.search_qna_system = tool({
       description:
         'Semantic search in a Dataworkz QnA system: the passages matching the query, best first, each with its ' +
@@ -101,7 +153,8 @@ export function dataworkzTools(dw: Dataworkz, options: DataworkzToolsOptions): D
         filters: filtersSchema.optional(),
         maxResults: z.number().int().min(1).max(100).optional().describe('Return at most this many.'),
       }),
-      execute: async ({ systemId, query, filters, maxResults }, { abortSignal }) => {
+      execute: async ({ systemId: chosen, query, filters, maxResults }, { abortSignal }) => {
+        const systemId = await systemIdOf(chosen);
         const result = await dw.qna.search(
           systemId,
           { query, filter: filterExpression(filters) },
@@ -120,11 +173,10 @@ export function dataworkzTools(dw: Dataworkz, options: DataworkzToolsOptions): D
         question: z.string().min(1).describe('The question.'),
         filters: filtersSchema.optional(),
       }),
-      execute: async ({ systemId, question, filters }, { abortSignal }) => {
+      execute: async ({ systemId: chosen, question, filters }, { abortSignal }) => {
         const request = { signal: abortSignal };
-        const llmProviderId = Object.keys(await dw.qna.llmProviders(systemId, request))[0];
-        if (llmProviderId === undefined)
-          throw new Error(`QnA system ${systemId} has no LLM configuration to answer with.`);
+        const systemId = await systemIdOf(chosen);
+        const llmProviderId = await llmOf(systemId);
         const result = await dw.qna.answer(
           systemId,
           { questionText: question, llmProviderId, filter: filterExpression(filters) },
@@ -136,6 +188,9 @@ export function dataworkzTools(dw: Dataworkz, options: DataworkzToolsOptions): D
     }) as Tool<AnswerInput, AnswerOutput>;
   }
   if (agents !== undefined) {
+    const agentIdOf = idsOf(agents, async (entries) =>
+      (await dw.agents.resolveAll(entries)).map((agent) => agent.agentId),
+    );
     tools.ask_agent = tool({
       description:
         'Sends a message to a Dataworkz agent and returns its answer. When the agent needs more (inputRequired ' +
@@ -147,7 +202,8 @@ export function dataworkzTools(dw: Dataworkz, options: DataworkzToolsOptions): D
         contextId: z.string().min(1).optional().describe('The contextId of an earlier call, to continue it.'),
         taskId: z.string().min(1).optional().describe('The taskId of a call whose agent asked back.'),
       }),
-      execute: async ({ agentId, text, contextId, taskId }, { abortSignal }) => {
+      execute: async ({ agentId: chosen, text, contextId, taskId }, { abortSignal }) => {
+        const agentId = await agentIdOf(chosen);
         const run = streamAgent(dw, agentId, { text, contextId, taskId, contextValues, signal: abortSignal });
         let steps = 0;
         for await (const event of run) if (event.type === 'task-update') steps += 1;

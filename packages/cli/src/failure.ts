@@ -54,7 +54,9 @@ const byName: Record<string, [ExitCodeValue, string | undefined]> = {
 /** Prints one line for the failure (what, status, reason, request id) and a hint; returns the exit code. */
 export function reportFailure(error: unknown, out: Output): ExitCodeValue {
   const facts = factsOf(error);
-  const [code, hint] = byName[facts.name] ?? [ExitCode.error, undefined];
+  const [code, namedHint] = byName[facts.name] ?? [ExitCode.error, undefined];
+  // An unknown LLM's message already lists the LLMs there are.
+  const hint = (error as { kind?: unknown }).kind === 'LLM' ? undefined : namedHint;
   if (code === ExitCode.interrupted) {
     out.error('Interrupted.');
     return code;

@@ -53,6 +53,7 @@ function oneOrBatch(text: string | undefined, options: { batch?: string }, what:
 
 const agentArgument = 'the agent: its id, or its exact name (any case; quote a name with spaces)';
 const systemArgument = 'the QnA system: its id, or its exact name (any case; quote a name with spaces)';
+const agentLlmOption = 'the LLM to run the agent with: its id, or its model name as `agents llms` lists them';
 
 /** Records what the command returned, for `main` to exit with. */
 export interface ProgramResult {
@@ -122,7 +123,7 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
       .argument('<agent>', agentArgument)
       .argument('[text]', 'what to ask the agent (left out with --batch)')
       .option('-c, --context <key=value>', 'a context value (repeatable; JSON values allowed)', collect)
-      .option('--llm <llmId>', 'the LLM to run the agent with')
+      .option('--llm <llm>', agentLlmOption)
       .option('--properties <key=value>', 'an execution property (repeatable)', collect)
       .option('--continue', 'continue the last conversation with this agent (and answer its question)'),
   ).action(
@@ -137,7 +138,7 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
     .description('chat with an agent: several turns, its questions answered at the prompt')
     .argument('<agent>', agentArgument)
     .option('-c, --context <key=value>', 'a context value for every turn (repeatable)', collect)
-    .option('--llm <llmId>', 'the LLM to run the agent with')
+    .option('--llm <llm>', agentLlmOption)
     .action(
       run(async (ctx, agent: string, options: { context?: string[]; llm?: string }) =>
         (await import('./commands/chat.js')).chat(ctx, agent, options),
@@ -148,7 +149,7 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
     .description('ask an agent with the deprecated response call (prefer `agents ask`)')
     .argument('<agent>', agentArgument)
     .argument('<text>')
-    .option('--llm <llmProviderId>', 'the LLM (default: the first the account lists)')
+    .option('--llm <llm>', `${agentLlmOption} (default: the first the account lists)`)
     .action(
       run(async (ctx, agent: string, text: string, options: { llm?: string }) =>
         (await agents()).respond(ctx, agent, text, options),
@@ -186,7 +187,10 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
       )
       .option('--filter <expression>', 'a raw filter expression, e.g. "topic in (\'returns\')"')
       .option('--properties <key=value>', 'a search property (repeatable)', collect)
-      .option('--llm <llmProviderId>', 'the LLM (answer: default the first the system lists)');
+      .option(
+        '--llm <llm>',
+        'the LLM: its id or model name, as `qna llms` lists them (answer: default the first the system lists)',
+      );
   batchOptions(
     retrieval(
       qnaCommand

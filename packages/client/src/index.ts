@@ -33,6 +33,7 @@ export {
   AmbiguousNameError,
   type NamedEntry,
   type NamedKind,
+  type NamedScope,
   type ResolveOptions,
   UnknownNameError,
 } from './core/names.js';

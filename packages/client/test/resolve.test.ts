@@ -1,8 +1,12 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   AmbiguousNameError,
   Dataworkz,
   DataworkzError,
   InvalidParameterError,
+  NotFoundError,
   UnknownNameError,
 } from '@dataworkz/client';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
@@ -87,5 +91,169 @@ describe('agents.resolve', () => {
       kind: 'agent',
       closeMatches: [{ id: orderStatus.agentId, name: orderStatus.name }],
     });
+  });
+});
+
+describe('resolveAll', () => {
+  it('resolves a list of ids and names, in order, with one list call', async () => {
+    expect(await dw.qna.resolveAll(['product documentation', supportKb.systemId])).toEqual([
+      productDocs,
+      supportKb,
+    ]);
+    expect(await dw.agents.resolveAll([orderStatus.agentId, 'PRODUCT ADVISOR'])).toEqual([
+      orderStatus,
+      productAdvisor,
+    ]);
+    expect(emu.requests.map((r) => r.path)).toEqual(['/api/qna/v1/systems', '/api/agents/v1/']);
+  });
+
+  it('rejects with the first entry that names nothing', async () => {
+    await expect(dw.qna.resolveAll([productDocs.systemId, 'Product Docs'])).rejects.toMatchObject({
+      name: 'UnknownNameError',
+      given: 'Product Docs',
+      closeMatches: [{ id: productDocs.systemId }],
+    });
+    await expect(dw.agents.resolveAll(['x', ''])).rejects.toBeInstanceOf(InvalidParameterError);
+    expect(emu.requests.map((r) => r.path)).toEqual(['/api/qna/v1/systems']);
+  });
+});
+
+describe('LLMs by name', () => {
+  const { accountDefault, accountAlternate, orderStatusAgent, supportKbSystem } = seed.llms;
+
+  it('qna.resolveLlm finds a system LLM by id, and by model name in any case, with one call each', async () => {
+    const llms = await dw.qna.llmProviders(supportKb.systemId);
+    const [name] = Object.values(llms).filter((n) => n !== 'gpt-4o') as string[];
+    expect(await dw.qna.resolveLlm(supportKb.systemId, supportKbSystem)).toEqual({
+      llmProviderId: supportKbSystem,
+      name: llms[supportKbSystem],
+    });
+    expect(await dw.qna.resolveLlm(supportKb.systemId, ` ${name?.toUpperCase()} `)).toEqual({
+      llmProviderId: supportKbSystem,
+      name,
+    });
+    expect(await dw.qna.resolveLlm(supportKb.systemId, 'GPT-4o')).toEqual({
+      llmProviderId: accountDefault,
+      name: 'gpt-4o',
+    });
+    expect(emu.requests).toHaveLength(4);
+  });
+
+  it('rejects an LLM the system does not have, listing those it has', async () => {
+    const error = await dw.qna.resolveLlm(supportKb.systemId, 'claude-3-5-haiku').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnknownNameError);
+    expect(error).toMatchObject({
+      kind: 'LLM',
+      given: 'claude-3-5-haiku',
+      scope: `QnA system ${supportKb.systemId}`,
+      available: [
+        { id: accountDefault, name: 'gpt-4o' },
+        { id: supportKbSystem, name: 'mistral-large' },
+      ],
+    });
+    expect((error as Error).message).toBe(
+      `No LLM of the QnA system ${supportKb.systemId} has the id or name "claude-3-5-haiku". Its LLMs: ` +
+        `"gpt-4o" (id ${accountDefault}), "mistral-large" (id ${supportKbSystem}).`,
+    );
+    // An id of another system's LLM is no id of this one's.
+    await expect(dw.qna.resolveLlm(supportKb.systemId, accountAlternate)).rejects.toBeInstanceOf(
+      UnknownNameError,
+    );
+  });
+
+  it('agents.resolveLlm finds an account LLM by id or name; an unlisted UUID is taken as an agent LLM id', async () => {
+    expect(await dw.agents.resolveLlm('Claude-3-5-Haiku')).toEqual({
+      llmProviderId: accountAlternate,
+      name: 'claude-3-5-haiku',
+    });
+    expect(await dw.agents.resolveLlm(accountDefault)).toEqual({
+      llmProviderId: accountDefault,
+      name: 'gpt-4o',
+    });
+    expect(await dw.agents.resolveLlm(orderStatusAgent)).toEqual({
+      llmProviderId: orderStatusAgent,
+      name: undefined,
+    });
+    await expect(dw.agents.resolveLlm('gpt-4o-mini')).rejects.toMatchObject({
+      name: 'UnknownNameError',
+      kind: 'LLM',
+      scope: 'account',
+      message: expect.stringMatching(/^No LLM of the account has the id or name "gpt-4o-mini"\. Its LLMs: /),
+    });
+  });
+});
+
+describe('names two entries share, as a data folder defines them', () => {
+  let dir: string;
+  let twins: Emulator;
+  let tw: Dataworkz;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dw-names-'));
+    await writeFile(join(dir, 'notes.md'), 'Backups run nightly at 02:00.\n');
+    const llms = { 'llm-a': 'gpt-4o', 'llm-b': 'GPT-4o', 'llm-c': 'mistral-large' };
+    await writeFile(
+      join(dir, 'dataworkz.json'),
+      JSON.stringify({
+        systems: [
+          { name: 'Runbooks', systemId: 'runbooks-1', llms },
+          { name: 'runbooks', systemId: 'runbooks-2' },
+        ],
+      }),
+    );
+    twins = await startEmulator({ port: 0, data: dir, embed: false });
+    tw = new Dataworkz({ baseUrl: twins.url, apiKey: twins.apiKey, logLevel: 'off' });
+  });
+  afterAll(async () => {
+    await twins.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('rejects a system name two systems share, listing each with its id; the id picks one', async () => {
+    const error = await tw.qna.resolve('RUNBOOKS').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AmbiguousNameError);
+    expect((error as Error).message).toBe(
+      '"RUNBOOKS" names 2 QnA systems: "Runbooks" (id runbooks-1), "runbooks" (id runbooks-2). Give the id instead.',
+    );
+    expect(await tw.qna.resolve('runbooks-2')).toEqual({ systemId: 'runbooks-2', name: 'runbooks' });
+  });
+
+  it('rejects an LLM name two configurations share, listing each with its id', async () => {
+    const error = await tw.qna.resolveLlm('runbooks-1', 'gpt-4o').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AmbiguousNameError);
+    expect(error).toMatchObject({ kind: 'LLM', scope: 'QnA system runbooks-1' });
+    expect((error as Error).message).toBe(
+      '"gpt-4o" names 2 LLMs of the QnA system runbooks-1: "gpt-4o" (id llm-a), "GPT-4o" (id llm-b). Give the id instead.',
+    );
+    expect(await tw.qna.resolveLlm('runbooks-1', 'llm-b')).toEqual({
+      llmProviderId: 'llm-b',
+      name: 'GPT-4o',
+    });
+  });
+});
+
+describe('a 404 for a name given where an id belongs', () => {
+  it('says which resolver finds the id, with no further request', async () => {
+    const error = await dw.qna.search('Product Documentation', { query: 'reset' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({
+      status: 404,
+      hint: 'If "Product Documentation" is a name, qna.resolve() finds its id.',
+    });
+    expect((error as Error).message).toMatch(
+      /^404 No QnA system with id: Product Documentation\. If "Product Documentation" is a name, qna\.resolve\(\) finds its id\.$/,
+    );
+    const agent = await dw.agents.card('Order Status Assistant').catch((e: unknown) => e);
+    expect(agent).toMatchObject({
+      hint: 'If "Order Status Assistant" is a name, agents.resolve() finds its id.',
+    });
+    expect(emu.requests).toHaveLength(2);
+  });
+
+  it('leaves a 404 for a UUID-shaped id as it was', async () => {
+    const error = await dw.qna.get('00000000-0000-4000-8000-000000000000').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).not.toHaveProperty('hint');
+    expect((error as Error).message).not.toContain('resolve()');
   });
 });

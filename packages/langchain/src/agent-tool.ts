@@ -3,6 +3,7 @@ import type { Dataworkz } from '@dataworkz/client';
 import { dispatchCustomEvent } from '@langchain/core/callbacks/dispatch';
 import { tool } from '@langchain/core/tools';
 import { z } from 'zod';
+import { once } from './once.js';
 
 /** The name of the custom callback event each task update of an agent run is reported as. */
 export const TASK_UPDATE_EVENT = 'dataworkz_task_update';
@@ -22,6 +23,7 @@ export interface TaskUpdateEventData {
 
 /** One agent as a tool. */
 export interface AgentToolOptions {
+  /** The agent: its id, or its exact name (any case), resolved on first use. */
   agentId: string;
   /** The tool's name, unique among the model's tools. Default `dataworkz_agent`. */
   name?: string | undefined;
@@ -75,9 +77,11 @@ export function dataworkzAgentTool(client: Dataworkz, options: AgentToolOptions)
   if (typeof options?.agentId !== 'string' || options.agentId === '') {
     throw new TypeError('dataworkzAgentTool needs { agentId }: the agent it calls.');
   }
-  const { agentId } = options;
+  const { agentId: given } = options;
+  const agentIdOf = once(async () => (await client.agents.resolve(given)).agentId);
   return tool(
     async ({ text, contextValues, contextId, taskId }, config): Promise<[string, AgentArtifact]> => {
+      const agentId = await agentIdOf();
       const values = { ...contextValues, ...options.contextValues };
       const run = streamAgent(client, agentId, {
         text,
@@ -120,7 +124,7 @@ export function dataworkzAgentTool(client: Dataworkz, options: AgentToolOptions)
       name: options.name ?? 'dataworkz_agent',
       description:
         options.description ??
-        `Sends a message to the Dataworkz agent ${agentId} and returns its answer. If it asks back, ask the user and ` +
+        `Sends a message to the Dataworkz agent ${given} and returns its answer. If it asks back, ask the user and ` +
           'call again with the reply, the taskId and the contextId; pass contextId alone for a follow-up.',
       schema: agentSchema,
       responseFormat: 'content_and_artifact',

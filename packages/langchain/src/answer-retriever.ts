@@ -3,14 +3,18 @@ import { Document } from '@langchain/core/documents';
 import { BaseRetriever, type BaseRetrieverInput } from '@langchain/core/retrievers';
 import { type AnswerMetadata, type PassageMetadata, toPassageDocument } from './documents.js';
 import { answeringLlm } from './llm-choice.js';
+import { once } from './once.js';
 
 /** Which system answers, and with which LLM configuration. */
 export interface DataworkzAnswerRetrieverInput extends BaseRetrieverInput {
   /** The client every request goes through (its credential, retries and time-outs apply). */
   client: Dataworkz;
-  /** The QnA system to ask. */
+  /** The QnA system to ask: its id, or its exact name (any case), resolved on first use. */
   systemId: string;
-  /** The LLM configuration to answer with. Default: the first the system lists (read once). */
+  /**
+   * The LLM configuration to answer with: its id, or its model name (any case), resolved on first use.
+   * Default: the first the system lists (read once).
+   */
   llmProviderId?: string | undefined;
   /** A metadata filter, built with the client's `filter`. */
   filter?: FilterExpression | string | undefined;
@@ -31,10 +35,12 @@ export class DataworkzAnswerRetriever extends BaseRetriever<PassageMetadata | An
   lc_namespace = ['dataworkz', 'retrievers'];
 
   readonly client: Dataworkz;
+  /** The QnA system as given: its id or its name. */
   readonly systemId: string;
   readonly filter: FilterExpression | string | undefined;
   readonly properties: Properties | undefined;
-  private llm: Promise<string> | undefined;
+  /** The system's id and the LLM's, resolved once (a failed resolution is not kept). */
+  readonly #resolved: () => Promise<{ systemId: string; llmProviderId: string }>;
 
   constructor(fields: DataworkzAnswerRetrieverInput) {
     super(fields);
@@ -45,19 +51,19 @@ export class DataworkzAnswerRetriever extends BaseRetriever<PassageMetadata | An
     this.systemId = fields.systemId;
     this.filter = fields.filter;
     this.properties = fields.properties;
-    if (fields.llmProviderId !== undefined) this.llm = Promise.resolve(fields.llmProviderId);
+    const { client, systemId } = this;
+    const { llmProviderId: llm } = fields;
+    this.#resolved = once(async () => {
+      const resolved = (await client.qna.resolve(systemId)).systemId;
+      return { systemId: resolved, llmProviderId: await answeringLlm(client, resolved, llm) };
+    });
   }
 
   override async _getRelevantDocuments(
     question: string,
   ): Promise<Document<PassageMetadata | AnswerMetadata>[]> {
-    // Read once; a failed read is not kept, so the next question tries again.
-    this.llm ??= answeringLlm(this.client, this.systemId, undefined).catch((error: unknown) => {
-      this.llm = undefined;
-      throw error;
-    });
-    const llmProviderId = await this.llm;
-    const result = await this.client.qna.answer(this.systemId, {
+    const { systemId, llmProviderId } = await this.#resolved();
+    const result = await this.client.qna.answer(systemId, {
       questionText: question,
       llmProviderId,
       filter: this.filter,
@@ -65,8 +71,8 @@ export class DataworkzAnswerRetriever extends BaseRetriever<PassageMetadata | An
     });
     const answer = new Document<AnswerMetadata>({
       pageContent: result.answer,
-      metadata: { systemId: this.systemId, question, llmProviderId, answer: true },
+      metadata: { systemId, question, llmProviderId, answer: true },
     });
-    return [...result.context.map((item) => toPassageDocument(item, this.systemId)), answer];
+    return [...result.context.map((item) => toPassageDocument(item, systemId)), answer];
   }
 }

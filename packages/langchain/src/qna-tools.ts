@@ -4,11 +4,12 @@ import { tool } from '@langchain/core/tools';
 import { z } from 'zod';
 import { type PassageMetadata, toPassageDocument } from './documents.js';
 import { answeringLlm } from './llm-choice.js';
+import { once } from './once.js';
 import { passagesText } from './passages-text.js';
 
 /** One QnA system as a tool; the model only writes the query or question. */
 export interface QnaToolOptions {
-  /** The QnA system the tool searches or asks. */
+  /** The QnA system the tool searches or asks: its id, or its exact name (any case), resolved on first use. */
   systemId: string;
   /** The tool's name, unique among the model's tools (letters, digits, `_` and `-`). */
   name?: string | undefined;
@@ -24,7 +25,10 @@ export interface SearchToolOptions extends QnaToolOptions {
 }
 
 export interface AnswerToolOptions extends QnaToolOptions {
-  /** The LLM configuration to answer with. Default: the first the system lists. */
+  /**
+   * The LLM configuration to answer with: its id, or its model name (any case), resolved on first use.
+   * Default: the first the system lists.
+   */
   llmProviderId?: string | undefined;
 }
 
@@ -50,10 +54,12 @@ function checkSystem(options: QnaToolOptions, what: string): void {
  */
 export function dataworkzSearchTool(client: Dataworkz, options: SearchToolOptions) {
   checkSystem(options, 'dataworkzSearchTool');
-  const { systemId, filter } = options;
+  const { systemId: given, filter } = options;
   const maxResults = options.maxResults ?? 5;
+  const systemIdOf = once(async () => (await client.qna.resolve(given)).systemId);
   return tool(
     async ({ query }, config): Promise<[string, Document<PassageMetadata>[]]> => {
+      const systemId = await systemIdOf();
       const result = await client.qna.search(systemId, { query, filter }, { signal: config?.signal });
       const documents = result.searchResultsList
         .slice(0, maxResults)
@@ -64,7 +70,7 @@ export function dataworkzSearchTool(client: Dataworkz, options: SearchToolOption
       name: options.name ?? 'dataworkz_search',
       description:
         options.description ??
-        `Searches the Dataworkz QnA system ${systemId}: the passages matching the query, best first, with their links.`,
+        `Searches the Dataworkz QnA system ${given}: the passages matching the query, best first, with their links.`,
       schema: searchSchema,
       responseFormat: 'content_and_artifact',
     },
@@ -77,11 +83,15 @@ export function dataworkzSearchTool(client: Dataworkz, options: SearchToolOption
  */
 export function dataworkzAnswerTool(client: Dataworkz, options: AnswerToolOptions) {
   checkSystem(options, 'dataworkzAnswerTool');
-  const { systemId, filter } = options;
+  const { systemId: given, filter } = options;
+  const resolved = once(async () => {
+    const systemId = (await client.qna.resolve(given)).systemId;
+    return { systemId, llmProviderId: await answeringLlm(client, systemId, options.llmProviderId) };
+  });
   return tool(
     async ({ question }, config): Promise<[string, AnswerArtifact]> => {
       const request = { signal: config?.signal };
-      const llmProviderId = await answeringLlm(client, systemId, options.llmProviderId, request);
+      const { systemId, llmProviderId } = await resolved();
       const result = await client.qna.answer(
         systemId,
         { questionText: question, llmProviderId, filter },
@@ -96,7 +106,7 @@ export function dataworkzAnswerTool(client: Dataworkz, options: AnswerToolOption
       name: options.name ?? 'dataworkz_answer',
       description:
         options.description ??
-        `Asks the Dataworkz QnA system ${systemId} a question: its answer, written from its documents, and the passages it used ([n] marks cite them).`,
+        `Asks the Dataworkz QnA system ${given} a question: its answer, written from its documents, and the passages it used ([n] marks cite them).`,
       schema: answerSchema,
       responseFormat: 'content_and_artifact',
     },

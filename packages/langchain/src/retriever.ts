@@ -2,12 +2,13 @@ import type { Dataworkz, FilterExpression, Properties } from '@dataworkz/client'
 import type { Document } from '@langchain/core/documents';
 import { BaseRetriever, type BaseRetrieverInput } from '@langchain/core/retrievers';
 import { type PassageMetadata, toPassageDocument } from './documents.js';
+import { once } from './once.js';
 
 /** Where and how a Dataworkz retriever searches. */
 export interface DataworkzRetrieverInput extends BaseRetrieverInput {
   /** The client every request goes through (its credential, retries and time-outs apply). */
   client: Dataworkz;
-  /** The QnA system to search. */
+  /** The QnA system to search: its id, or its exact name (any case), resolved on first use. */
   systemId: string;
   /** A metadata filter, built with the client's `filter` (e.g. `filter.in('topic', ['returns'])`). */
   filter?: FilterExpression | string | undefined;
@@ -30,10 +31,13 @@ export class DataworkzRetriever extends BaseRetriever<PassageMetadata> {
   lc_namespace = ['dataworkz', 'retrievers'];
 
   readonly client: Dataworkz;
+  /** The QnA system as given: its id or its name. */
   readonly systemId: string;
   readonly filter: FilterExpression | string | undefined;
   readonly maxResults: number | undefined;
   readonly properties: Properties | undefined;
+  /** The system's id: `systemId` when it is one, else the id of the system it names (listed once). */
+  readonly #systemId: () => Promise<string>;
 
   constructor(fields: DataworkzRetrieverInput) {
     super(fields);
@@ -48,15 +52,18 @@ export class DataworkzRetriever extends BaseRetriever<PassageMetadata> {
     this.filter = fields.filter;
     this.maxResults = fields.maxResults;
     this.properties = fields.properties;
+    const { client, systemId } = this;
+    this.#systemId = once(async () => (await client.qna.resolve(systemId)).systemId);
   }
 
   override async _getRelevantDocuments(query: string): Promise<Document<PassageMetadata>[]> {
-    const result = await this.client.qna.search(this.systemId, {
+    const systemId = await this.#systemId();
+    const result = await this.client.qna.search(systemId, {
       query,
       filter: this.filter,
       properties: this.properties,
     });
     const items = result.searchResultsList.slice(0, this.maxResults);
-    return items.map((item) => toPassageDocument(item, this.systemId));
+    return items.map((item) => toPassageDocument(item, systemId));
   }
 }

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { Dataworkz, DataworkzError, type Logger } from '@dataworkz/client';
 import { startTracing, type Tracing, tracesWanted } from '@dataworkz/client/node-tracing';
 import { readConfig, USAGE, UsageError } from './config.js';
+import { resolveExposure } from './exposure.js';
 import { createDataworkzMcpServer } from './server.js';
 import { startHttpServer } from './transports/http.js';
 import { serveStdio } from './transports/stdio.js';
@@ -50,7 +51,12 @@ async function main(): Promise<void> {
     logger: stderrLogger,
     ...(config.dataworkzToken !== undefined ? { token: config.dataworkzToken } : {}),
   });
-  const exposure = { systems: config.systems, agents: config.agents };
+  // Names become ids once, before serving: an entry that names nothing (or several) stops the server here.
+  const exposure = await resolveExposure(dw, { systems: config.systems, agents: config.agents }).catch(
+    (error: unknown) => {
+      throw new ExposureError(error);
+    },
+  );
   if (config.transport === 'stdio') {
     await serveStdio(createDataworkzMcpServer({ dw, ...exposure }));
     if (tracing !== undefined) {
@@ -72,9 +78,20 @@ async function main(): Promise<void> {
   exitOnSignals(() => server.close(), tracing);
 }
 
+/** An allowlist entry names no system or agent (or several): the message says which flag and entry. */
+class ExposureError extends Error {
+  constructor(cause: unknown) {
+    const kind = (cause as { kind?: unknown }).kind;
+    const flag = kind === 'agent' ? '--agents' : kind === 'QnA system' ? '--systems' : undefined;
+    const message = cause instanceof Error ? cause.message : String(cause);
+    super(flag === undefined ? message : `${flag}: ${message}`, { cause });
+  }
+}
+
 main().catch((error: unknown) => {
   // Configuration errors name what is missing; none of them quotes a credential.
   if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${USAGE}`);
+  else if (error instanceof ExposureError) process.stderr.write(`dataworkz-mcp: ${error.message}\n`);
   else if (error instanceof DataworkzError) process.stderr.write(`dataworkz-mcp: ${error.message}\n`);
   else process.stderr.write(`dataworkz-mcp: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 1;

@@ -19,7 +19,7 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-export const USAGE = `Usage: dataworkz-mcp [--http [--port N] [--host H] [--allowed-origins O,...]] [--systems ID,...] [--agents ID,...]
+export const USAGE = `Usage: dataworkz-mcp [--http [--port N] [--host H] [--allowed-origins O,...]] [--systems ID|NAME,...] [--agents ID|NAME,...]
 
 Serves the account's Dataworkz QnA systems and agents over MCP: stdio by default, Streamable HTTP with --http.
 
@@ -27,8 +27,8 @@ Serves the account's Dataworkz QnA systems and agents over MCP: stdio by default
   --port N                  HTTP port (default 3000; 0 picks a free one)
   --host H                  HTTP interface (default 127.0.0.1)
   --allowed-origins O,...   browser origins allowed to call over HTTP (default none)
-  --systems ID,...          expose only these QnA systems (default all)
-  --agents ID,...           expose only these agents (default all)
+  --systems ID|NAME,...     expose only these QnA systems, by id or exact name (default all)
+  --agents ID|NAME,...      expose only these agents, by id or exact name (default all)
 
 Environment:
   DATAWORKZ_BASE_URL        the deployment, e.g. https://app.dataworkz.com (required)

@@ -47,7 +47,7 @@ export async function readDocument(
   signal: AbortSignal,
   binary: 'read' | 'skip',
 ): Promise<{ mimeType: string; text?: string; blob?: string }> {
-  requireSystem(exposure, systemId);
+  requireSystem(await exposure(), systemId);
   const response = await dw.qna.document(
     systemId,
     { documentId },

@@ -6,10 +6,12 @@ import type { ToolContext } from './context.js';
  * never appear among the close matches.
  */
 export async function systemIdOf({ dw, exposure }: ToolContext, given: string, signal: AbortSignal) {
-  return (await dw.qna.resolve(given, { signal, within: exposure.systems })).systemId;
+  const within = (await exposure()).systems;
+  return (await dw.qna.resolve(given, { signal, within })).systemId;
 }
 
 /** The id of the agent a tool call names by id or by exact name (any case), among those exposed. */
 export async function agentIdOf({ dw, exposure }: ToolContext, given: string, signal: AbortSignal) {
-  return (await dw.agents.resolve(given, { signal, within: exposure.agents })).agentId;
+  const within = (await exposure()).agents;
+  return (await dw.agents.resolve(given, { signal, within })).agentId;
 }

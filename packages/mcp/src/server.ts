@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type { Dataworkz } from '@dataworkz/client';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { registerDocumentResource } from './document-resource.js';
-import type { Exposure } from './exposure.js';
+import { type Exposure, lazyExposure } from './exposure.js';
 import { registerAnswerQuestion } from './tools/answer-question.js';
 import { registerAskAgent } from './tools/ask-agent.js';
 import { registerListAgents } from './tools/list-agents.js';
@@ -38,7 +38,8 @@ export function createDataworkzMcpServer(options: DataworkzMcpServerOptions): Mc
         'read_document reads a cited document.',
     },
   );
-  const context = { dw: options.dw, exposure: { systems: options.systems, agents: options.agents } };
+  const exposure = lazyExposure(options.dw, { systems: options.systems, agents: options.agents });
+  const context = { dw: options.dw, exposure };
   registerListQnaSystems(server, context);
   registerSearchQnaSystem(server, context);
   registerAnswerQuestion(server, context);

@@ -125,8 +125,14 @@ describe('failures underneath', () => {
           text: 'UnknownNameError: No agent has the id or name "order status assistant". None has a close name.',
         },
       ]);
-      // Only the two lists: nothing was asked of a system or agent the server does not expose.
-      expect(emu.requests.map((r) => r.path)).toEqual(['/api/qna/v1/systems', '/api/agents/v1/']);
+      // Only lists (the allowlists' once, on first use, then the two lookups): nothing was asked of a
+      // system or agent the server does not expose.
+      expect(emu.requests.map((r) => r.path).sort()).toEqual([
+        '/api/agents/v1/',
+        '/api/agents/v1/',
+        '/api/qna/v1/systems',
+        '/api/qna/v1/systems',
+      ]);
       const listed = (await connection.client.callTool({
         name: 'list_qna_systems',
         arguments: {},

@@ -1,8 +1,10 @@
 import type { SearchResultItem } from '@dataworkz/client';
 import { retryAfterMs } from '@dataworkz/client';
+import { agentLlmOf } from '../commands/agent-turn.js';
 import {
   answeringLlm,
   answerQuestion,
+  llmOf,
   type RetrievalOptions,
   retrievalOf,
   searchSystem,
@@ -55,7 +57,7 @@ export async function searchBatch(
 ): Promise<number> {
   const { dw, limit } = await batchClient(ctx, options);
   const { systemId } = await dw.qna.resolve(system);
-  const retrieval = await retrievalOf(options);
+  const retrieval = await llmOf(dw, systemId, await retrievalOf(options));
   return runBatch(ctx, options, limit, async (question, signal) => {
     const result = await searchSystem(dw, systemId, question.text, retrieval, signal);
     return { results: result.searchResultsList.map(passage) };
@@ -69,6 +71,7 @@ export async function askBatch(
 ): Promise<number> {
   const { dw, limit } = await batchClient(ctx, options);
   const { agentId } = await dw.agents.resolve(agent);
+  const llmId = await agentLlmOf(dw, options.llm);
   const { streamAgent } = await import('@dataworkz/a2a');
   const contextValues = keyValues(options.context, '--context') as Record<string, never> | undefined;
   const properties = keyValues(options.properties, '--properties') as Record<string, string> | undefined;
@@ -77,7 +80,7 @@ export async function askBatch(
     const run = streamAgent(dw, agentId, {
       text: question.text,
       contextValues,
-      llmId: options.llm,
+      llmId,
       properties,
       signal,
     });

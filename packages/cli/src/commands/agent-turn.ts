@@ -19,6 +19,11 @@ async function statusLine(out: Output): Promise<{ step(text: string): void; stop
   };
 }
 
+/** `--llm` as an LLM id: given by id or by model name (any case) among the account's LLMs. */
+export async function agentLlmOf(dw: Dataworkz, given: string | undefined): Promise<string | undefined> {
+  return given === undefined ? undefined : (await dw.agents.resolveLlm(given)).llmProviderId;
+}
+
 /**
  * One turn with an agent over A2A: the status line follows the task updates, and with `--json` each
  * stream event is printed as the service sent it, one per line. Resolves with the final answer.

@@ -3,7 +3,7 @@ import { lastConversation, rememberConversation } from '../config/conversations.
 import type { Context } from '../context.js';
 import { UsageError } from '../exit-codes.js';
 import { keyValues } from '../key-values.js';
-import { printFinal, runTurn } from './agent-turn.js';
+import { agentLlmOf, printFinal, runTurn } from './agent-turn.js';
 import { interruptible } from './interrupt.js';
 
 export async function list(ctx: Context): Promise<void> {
@@ -65,6 +65,7 @@ export interface AskOptions {
 export async function ask(ctx: Context, agent: string, text: string, options: AskOptions): Promise<void> {
   const dw = await ctx.client();
   const { agentId } = await dw.agents.resolve(agent);
+  const llmId = await agentLlmOf(dw, options.llm);
   const { name: profile } = await ctx.profile();
   const previous = options.continue ? await lastConversation(profile, agentId) : undefined;
   if (options.continue && !previous) {
@@ -76,7 +77,7 @@ export async function ask(ctx: Context, agent: string, text: string, options: As
     runTurn(ctx.out, dw, agentId, {
       text,
       contextValues: keyValues(options.context, '--context') as Record<string, never> | undefined,
-      llmId: options.llm,
+      llmId,
       properties: keyValues(options.properties, '--properties') as Record<string, string> | undefined,
       contextId: previous?.contextId,
       taskId: previous?.taskId,
@@ -100,7 +101,7 @@ export async function respond(
 ): Promise<void> {
   const dw = await ctx.client();
   const { agentId } = await dw.agents.resolve(agent);
-  let llmProviderId = options.llm;
+  let llmProviderId = await agentLlmOf(dw, options.llm);
   if (llmProviderId === undefined) {
     [llmProviderId] = Object.keys(await dw.agents.llmProviders());
     if (llmProviderId === undefined) throw new UsageError('The account lists no LLM; pass --llm.');

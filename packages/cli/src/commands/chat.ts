@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import type { Context } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { keyValues } from '../key-values.js';
-import { runTurn } from './agent-turn.js';
+import { agentLlmOf, runTurn } from './agent-turn.js';
 
 /**
  * A conversation in the terminal: each line goes to the agent on the same conversation, its steps show
@@ -16,6 +16,7 @@ export async function chat(
 ): Promise<number> {
   const dw = await ctx.client();
   const { agentId, name } = await dw.agents.resolve(agent);
+  const llmId = await agentLlmOf(dw, options.llm);
   const { bold, dim, cyan, yellow } = ctx.out.colors;
   const contextValues = keyValues(options.context, '--context') as Record<string, never> | undefined;
   const rl = createInterface({
@@ -48,7 +49,7 @@ export async function chat(
       const final = await runTurn(ctx.out, dw, agentId, {
         text,
         contextValues,
-        llmId: options.llm,
+        llmId,
         contextId,
         taskId,
         signal: turn.signal,

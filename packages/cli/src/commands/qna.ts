@@ -100,6 +100,12 @@ export async function retrievalOf(options: RetrievalOptions): Promise<Retrieval>
   };
 }
 
+/** `--llm` as the id of one of the system's LLMs: given by id or model name (any case). */
+export async function llmOf(dw: Dataworkz, systemId: string, retrieval: Retrieval): Promise<Retrieval> {
+  if (retrieval.llm === undefined) return retrieval;
+  return { ...retrieval, llm: (await dw.qna.resolveLlm(systemId, retrieval.llm)).llmProviderId };
+}
+
 /** One search, as `qna search` and its batch make it. */
 export function searchSystem(
   dw: Dataworkz,
@@ -136,20 +142,21 @@ export async function search(
 ): Promise<void> {
   const dw = await ctx.client();
   const { systemId } = await dw.qna.resolve(system);
-  const result = await searchSystem(dw, systemId, query, await retrievalOf(options));
+  const retrieval = await llmOf(dw, systemId, await retrievalOf(options));
+  const result = await searchSystem(dw, systemId, query, retrieval);
   if (ctx.out.json) return ctx.out.printJson(result);
   const items = result.searchResultsList.slice(0, options.limit);
   if (items.length === 0) return ctx.out.error('No passages matched.');
   printPassages(ctx.out, items);
 }
 
-/** The LLM to answer with: the one given, else the first the system lists. */
+/** The LLM to answer with: the one given (by id or model name), else the first the system lists. */
 export async function answeringLlm(
   dw: Dataworkz,
   systemId: string,
   given: string | undefined,
 ): Promise<string> {
-  if (given !== undefined) return given;
+  if (given !== undefined) return (await dw.qna.resolveLlm(systemId, given)).llmProviderId;
   const [first] = Object.keys(await dw.qna.llmProviders(systemId));
   if (first === undefined) throw new UsageError(`QnA system ${systemId} lists no LLM; pass --llm.`);
   return first;

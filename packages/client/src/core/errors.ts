@@ -84,7 +84,13 @@ export class PermissionDeniedError extends APIError {
 }
 export class NotFoundError extends APIError {
   override name = 'NotFoundError';
+  /**
+   * Set when the QnA system or agent id in the path is not UUID-shaped, as a name is: which resolver
+   * finds the id a name names (`qna.resolve()`, `agents.resolve()`). The message ends with it too.
+   */
+  declare readonly hint?: string;
 }
+
 export class ConflictError extends APIError {
   override name = 'ConflictError';
 }

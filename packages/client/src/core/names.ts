@@ -1,15 +1,15 @@
-import { DataworkzError } from './errors.js';
+import { DataworkzError, InvalidParameterError } from './errors.js';
 import { requireId } from './params.js';
 import type { RequestOptions } from './request-options.js';
 
-/** A QnA system or an agent as the list endpoints name it. */
+/** A QnA system, an agent or an LLM configuration as the list endpoints name it (an LLM's name is its model). */
 export interface NamedEntry {
   id: string;
   name: string;
 }
 
 /** What a name was looked up among. */
-export type NamedKind = 'QnA system' | 'agent';
+export type NamedKind = 'QnA system' | 'agent' | 'LLM';
 
 /** Options of `qna.resolve()` and `agents.resolve()`. */
 export interface ResolveOptions extends RequestOptions {
@@ -23,38 +23,70 @@ const MAX_CLOSE_MATCHES = 5;
 const quoteEach = (entries: readonly NamedEntry[]) =>
   entries.map((e) => `"${e.name}" (id ${e.id})`).join(', ');
 
-/** No QnA system or agent has the given id or name (compared without case); `closeMatches` are the near ones. */
+/**
+ * Where an LLM was looked up: the LLMs of one QnA system (`'QnA system <id>'`) or of the account
+ * (`'account'`, the agents' list). Absent for QnA systems and agents.
+ */
+export type NamedScope = `QnA system ${string}` | 'account';
+
+/** The kind as a sentence names it: "LLM of QnA system 1234", or just "agent". */
+const kindIn = (kind: NamedKind, scope: NamedScope | undefined) =>
+  scope === undefined ? kind : `${kind} of the ${scope}`;
+
+/** No QnA system, agent or LLM has the given id or name (compared without case); `closeMatches` are the near ones. */
 export class UnknownNameError extends DataworkzError {
   override name = 'UnknownNameError';
   readonly kind: NamedKind;
   readonly given: string;
   /** Names within a few edits of the given one, or holding it, nearest first. */
   readonly closeMatches: readonly NamedEntry[];
+  /** For an LLM: the QnA system (or the account) looked in. */
+  declare readonly scope?: NamedScope;
+  /** For an LLM: every LLM of that system or account, as the message lists them (a short list). */
+  declare readonly available?: readonly NamedEntry[];
 
-  constructor(kind: NamedKind, given: string, closeMatches: readonly NamedEntry[]) {
-    super(
-      `No ${kind} has the id or name "${given}". ${
-        closeMatches.length > 0 ? `Close matches: ${quoteEach(closeMatches)}.` : 'None has a close name.'
-      }`,
-    );
+  constructor(
+    kind: NamedKind,
+    given: string,
+    closeMatches: readonly NamedEntry[],
+    among?: { scope: NamedScope; available: readonly NamedEntry[] },
+  ) {
+    const near =
+      closeMatches.length > 0 ? `Close matches: ${quoteEach(closeMatches)}.` : 'None has a close name.';
+    const listed =
+      among === undefined
+        ? near
+        : among.available.length > 0
+          ? `Its LLMs: ${quoteEach(among.available)}.`
+          : 'It has none.';
+    super(`No ${kindIn(kind, among?.scope)} has the id or name "${given}". ${listed}`);
     this.kind = kind;
     this.given = given;
     this.closeMatches = closeMatches;
+    if (among !== undefined) {
+      this.scope = among.scope;
+      this.available = among.available;
+    }
   }
 }
 
-/** Several QnA systems or agents have the given name (compared without case): the id tells them apart. */
+/** Several QnA systems, agents or LLMs have the given name (compared without case): the id tells them apart. */
 export class AmbiguousNameError extends DataworkzError {
   override name = 'AmbiguousNameError';
   readonly kind: NamedKind;
   readonly given: string;
   readonly matches: readonly NamedEntry[];
+  /** For an LLM: the QnA system (or the account) looked in. */
+  declare readonly scope?: NamedScope;
 
-  constructor(kind: NamedKind, given: string, matches: readonly NamedEntry[]) {
-    super(`"${given}" names ${matches.length} ${kind}s: ${quoteEach(matches)}. Give the id instead.`);
+  constructor(kind: NamedKind, given: string, matches: readonly NamedEntry[], scope?: NamedScope) {
+    super(
+      `"${given}" names ${matches.length} ${kind}s${scope === undefined ? '' : ` of the ${scope}`}: ${quoteEach(matches)}. Give the id instead.`,
+    );
     this.kind = kind;
     this.given = given;
     this.matches = matches;
+    if (scope !== undefined) this.scope = scope;
   }
 }
 
@@ -113,28 +145,71 @@ function closeMatchesOf(given: string, entries: readonly NamedEntry[]): NamedEnt
     .map((c) => c.entry);
 }
 
+const PARAMETER_OF: Record<NamedKind, string> = {
+  'QnA system': 'systemId',
+  agent: 'agentId',
+  LLM: 'llmProviderId',
+};
+
 /** Checks the argument before anything is sent: a non-empty string. */
 export const requireIdOrName = (kind: NamedKind, given: unknown): string =>
-  requireId(kind === 'agent' ? 'agentId' : 'systemId', given);
+  requireId(PARAMETER_OF[kind], given);
+
+/** The entries of an id-to-name map (the QnA system and LLM lists), in the service's order. */
+export const entriesOf = (map: Record<string, unknown>): NamedEntry[] =>
+  Object.entries(map).map(([id, name]) => ({ id, name: String(name) }));
 
 /**
  * The entry `given` names: the one with that id, else the one whose name equals it without regard
- * to case. Throws UnknownNameError (with the close matches) or AmbiguousNameError.
+ * to case. Returns undefined when none does; throws AmbiguousNameError when several do.
+ */
+export function findByIdOrName(
+  kind: NamedKind,
+  given: string,
+  entries: readonly NamedEntry[],
+  scope?: NamedScope,
+): NamedEntry | undefined {
+  const byId = entries.find((e) => e.id === given);
+  if (byId) return byId;
+  const lower = given.trim().toLowerCase();
+  const named = entries.filter((e) => e.name.trim().toLowerCase() === lower);
+  if (named.length > 1) throw new AmbiguousNameError(kind, given, named, scope);
+  return named[0];
+}
+
+/**
+ * The entry `given` names: the one with that id, else the one whose name equals it without regard
+ * to case. Throws UnknownNameError (with the close matches; for an LLM, with every LLM of `scope`)
+ * or AmbiguousNameError.
  */
 export function pickByIdOrName(
   kind: NamedKind,
   given: string,
   entries: readonly NamedEntry[],
   within?: readonly string[],
+  scope?: NamedScope,
 ): NamedEntry {
   const wanted = requireIdOrName(kind, given);
   if (within) entries = entries.filter((e) => within.includes(e.id));
-  const byId = entries.find((e) => e.id === wanted);
-  if (byId) return byId;
-  const lower = wanted.trim().toLowerCase();
-  const named = entries.filter((e) => e.name.trim().toLowerCase() === lower);
-  const [only] = named;
-  if (only && named.length === 1) return only;
-  if (named.length > 1) throw new AmbiguousNameError(kind, wanted, named);
-  throw new UnknownNameError(kind, wanted, closeMatchesOf(wanted.trim(), entries));
+  const found = findByIdOrName(kind, wanted, entries, scope);
+  if (found) return found;
+  const closeMatches = closeMatchesOf(wanted.trim(), entries);
+  throw new UnknownNameError(
+    kind,
+    wanted,
+    closeMatches,
+    scope === undefined ? undefined : { scope, available: entries },
+  );
+}
+
+/** Checks a list of ids or names before anything is sent: an array of non-empty strings. */
+export function requireIdsOrNames(kind: NamedKind, given: unknown): readonly string[] {
+  if (!Array.isArray(given)) {
+    throw new InvalidParameterError(
+      `${PARAMETER_OF[kind]}s`,
+      `Expected an array of ${kind} ids or names, got ${given === null ? 'null' : typeof given}.`,
+    );
+  }
+  for (const item of given) requireIdOrName(kind, item);
+  return given as readonly string[];
 }

@@ -26,6 +26,12 @@ export function optionalString(name: string, value: unknown): string | undefined
  * An id that fills one path segment. `.` and `..` are refused: URL parsers resolve them (even
  * percent-encoded) and the request would reach another path.
  */
+// The service's identifiers are UUID-shaped; a name (`Product Documentation`, `gpt-4o`) is not.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a value is shaped as the service's ids are (a UUID). */
+export const isUuidShaped = (value: string): boolean => UUID.test(value);
+
 export function requireId(name: string, value: unknown): string {
   const id = requireString(name, value);
   if (id === '' || id === '.' || id === '..') {

@@ -1,7 +1,14 @@
 import type { APIPromise } from '../core/api-promise.js';
 import { InvalidParameterError } from '../core/errors.js';
-import { pickByIdOrName, type ResolveOptions, requireIdOrName } from '../core/names.js';
-import { requireId, requireString, withoutUndefined } from '../core/params.js';
+import {
+  entriesOf,
+  findByIdOrName,
+  pickByIdOrName,
+  type ResolveOptions,
+  requireIdOrName,
+  requireIdsOrNames,
+} from '../core/names.js';
+import { isUuidShaped, requireId, requireString, withoutUndefined } from '../core/params.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { checkHistory } from '../internal/conversation.js';
 import { readAgentResponse, readJson } from '../internal/read.js';
@@ -52,11 +59,46 @@ export class Agents extends APIResource {
    * `list()`. Rejects with UnknownNameError (naming the close matches) or AmbiguousNameError.
    */
   async resolve(idOrName: string, options?: ResolveOptions): Promise<{ agentId: string; name: string }> {
-    requireIdOrName('agent', idOrName);
+    const [agent] = await this.resolveAll([requireIdOrName('agent', idOrName)], options);
+    return agent as { agentId: string; name: string };
+  }
+
+  /**
+   * The agents a list of ids or names names, in its order, found with one `list()` (as `resolve()`
+   * finds one). Rejects with UnknownNameError or AmbiguousNameError for the first entry that names
+   * none or several.
+   */
+  async resolveAll(
+    idsOrNames: readonly string[],
+    options?: ResolveOptions,
+  ): Promise<{ agentId: string; name: string }[]> {
+    requireIdsOrNames('agent', idsOrNames);
     const { within, ...request } = options ?? {};
     const agents = (await this.list(request)).map((a) => ({ id: a.agentId, name: a.name }));
-    const { id, name } = pickByIdOrName('agent', idOrName, agents, within);
-    return { agentId: id, name };
+    return idsOrNames.map((given) => {
+      const { id, name } = pickByIdOrName('agent', given, agents, within);
+      return { agentId: id, name };
+    });
+  }
+
+  /**
+   * The account's LLM configuration that `idOrName` names: its id, or its model name as
+   * `llmProviders()` lists it, without regard to case, found with one `llmProviders()`. An agent's
+   * own LLMs are in no list, so a UUID-shaped id the account does not list is taken as it is (its
+   * `name` undefined) and the service judges it. Rejects with UnknownNameError (listing the
+   * account's LLMs) or AmbiguousNameError.
+   */
+  async resolveLlm(
+    idOrName: string,
+    options?: RequestOptions,
+  ): Promise<{ llmProviderId: string; name: string | undefined }> {
+    const given = requireIdOrName('LLM', idOrName);
+    const llms = entriesOf(await this.llmProviders(options));
+    const found = findByIdOrName('LLM', given, llms, 'account');
+    if (found) return { llmProviderId: found.id, name: found.name };
+    if (isUuidShaped(given)) return { llmProviderId: given, name: undefined };
+    const { id, name } = pickByIdOrName('LLM', given, llms, undefined, 'account');
+    return { llmProviderId: id, name };
   }
 
   /** The account's LLM configurations for agents: id to model name. */

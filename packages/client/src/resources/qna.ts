@@ -1,7 +1,13 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { APIPromise } from '../core/api-promise.js';
 import { InvalidParameterError } from '../core/errors.js';
-import { pickByIdOrName, type ResolveOptions, requireIdOrName } from '../core/names.js';
+import {
+  entriesOf,
+  pickByIdOrName,
+  type ResolveOptions,
+  requireIdOrName,
+  requireIdsOrNames,
+} from '../core/names.js';
 import { optionalString, requireId, requireString, withoutUndefined } from '../core/params.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { type DocumentSource, documentIdOf } from '../document-id.js';
@@ -80,14 +86,42 @@ export class Qna extends APIResource {
    * one `list()`. Rejects with UnknownNameError (naming the close matches) or AmbiguousNameError.
    */
   async resolve(idOrName: string, options?: ResolveOptions): Promise<{ systemId: string; name: string }> {
-    requireIdOrName('QnA system', idOrName);
+    const [system] = await this.resolveAll([requireIdOrName('QnA system', idOrName)], options);
+    return system as { systemId: string; name: string };
+  }
+
+  /**
+   * The QnA systems a list of ids or names names, in its order, found with one `list()` (as
+   * `resolve()` finds one). Rejects with UnknownNameError or AmbiguousNameError for the first entry
+   * that names none or several.
+   */
+  async resolveAll(
+    idsOrNames: readonly string[],
+    options?: ResolveOptions,
+  ): Promise<{ systemId: string; name: string }[]> {
+    requireIdsOrNames('QnA system', idsOrNames);
     const { within, ...request } = options ?? {};
-    const systems = Object.entries(await this.list(request)).map(([id, name]) => ({
-      id,
-      name: String(name),
-    }));
-    const { id, name } = pickByIdOrName('QnA system', idOrName, systems, within);
-    return { systemId: id, name };
+    const systems = entriesOf(await this.list(request));
+    return idsOrNames.map((given) => {
+      const { id, name } = pickByIdOrName('QnA system', given, systems, within);
+      return { systemId: id, name };
+    });
+  }
+
+  /**
+   * The LLM configuration of a system that `idOrName` names: its id, or its model name as
+   * `llmProviders()` lists it, without regard to case, found with one `llmProviders()`. Rejects with
+   * UnknownNameError (listing the system's LLMs) or AmbiguousNameError.
+   */
+  async resolveLlm(
+    systemId: string,
+    idOrName: string,
+    options?: RequestOptions,
+  ): Promise<{ llmProviderId: string; name: string }> {
+    requireIdOrName('LLM', idOrName);
+    const llms = entriesOf(await this.llmProviders(systemId, options));
+    const { id, name } = pickByIdOrName('LLM', idOrName, llms, undefined, `QnA system ${systemId}`);
+    return { llmProviderId: id, name };
   }
 
   /** A system's details. */

@@ -2,6 +2,7 @@ import type { Client } from 'openapi-fetch';
 import { type APIPromise, apiPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { paths } from '../generated/schema.js';
+import { hintNamesOnNotFound } from '../internal/name-hint.js';
 import type { CallTraceInfo } from '../internal/telemetry.js';
 import type { Attempt, AttemptResult, CallPlan, Transport } from '../internal/transport.js';
 
@@ -84,7 +85,8 @@ export abstract class APIResource {
       const trace: CallTraceInfo = spec.trace
         ? { ...spec.trace, template: spec.path }
         : { template: spec.path };
-      return this.#transport.execute(
+      const path = (spec.params as { path?: { systemId?: unknown; agentId?: unknown } } | undefined)?.path;
+      const result = this.#transport.execute(
         operation,
         (init) => {
           // The spec was checked against its path's types where it was built; openapi-fetch's own
@@ -104,6 +106,11 @@ export abstract class APIResource {
         options,
         { ...plan, method: spec.method, trace },
       );
+      return path === undefined
+        ? result
+        : result.catch((error: unknown) => {
+            throw hintNamesOnNotFound(error, path);
+          });
     });
   }
 }

@@ -17,7 +17,9 @@ const inputSchema = {
     .string()
     .min(1)
     .optional()
-    .describe("An LLM configuration of the system; the system's first one when absent."),
+    .describe(
+      "An LLM configuration of the system: its id, or its model name (any case); the system's first one when absent.",
+    ),
 };
 
 const outputSchema = {
@@ -48,7 +50,10 @@ export function registerAnswerQuestion(server: McpServer, context: ToolContext):
       asTool(dw, 'answer_question', extra, async () => {
         const systemId = await systemIdOf(context, given, extra.signal);
         const options = { signal: extra.signal };
-        const llm = llmProviderId ?? Object.keys(await dw.qna.llmProviders(systemId, options))[0];
+        const llm =
+          llmProviderId === undefined
+            ? Object.keys(await dw.qna.llmProviders(systemId, options))[0]
+            : (await dw.qna.resolveLlm(systemId, llmProviderId, options)).llmProviderId;
         if (llm === undefined)
           throw new Error(`QnA system ${systemId} has no LLM configuration to answer with.`);
         const result = await dw.qna.answer(

@@ -27,7 +27,9 @@ const inputSchema = {
     .string()
     .min(1)
     .optional()
-    .describe("An LLM configuration; the agent's own, else the account default."),
+    .describe(
+      "An LLM configuration: its id, or its model name (any case) among the account's; the agent's own, else the account default, when absent.",
+    ),
 };
 
 const outputSchema = {
@@ -60,7 +62,15 @@ export function registerAskAgent(server: McpServer, context: ToolContext): void 
     ({ agentId: given, text, contextId, taskId, llmId }, extra) =>
       asTool(dw, 'ask_agent', extra, async () => {
         const agentId = await agentIdOf(context, given, extra.signal);
-        const run = streamAgent(dw, agentId, { text, contextId, taskId, llmId, signal: extra.signal });
+        const llm =
+          llmId === undefined ? undefined : await dw.agents.resolveLlm(llmId, { signal: extra.signal });
+        const run = streamAgent(dw, agentId, {
+          text,
+          contextId,
+          taskId,
+          llmId: llm?.llmProviderId,
+          signal: extra.signal,
+        });
         const progressToken = extra._meta?.progressToken;
         let steps = 0;
         for await (const event of run) {

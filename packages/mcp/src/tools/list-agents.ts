@@ -22,8 +22,9 @@ export function registerListAgents(server: McpServer, { dw, exposure }: ToolCont
     (_args, extra) =>
       asTool(dw, 'list_agents', extra, async () => {
         const list = await dw.agents.list({ signal: extra.signal });
+        const exposed = await exposure();
         const agents = list
-          .filter((agent) => agentExposed(exposure, agent.agentId))
+          .filter((agent) => agentExposed(exposed, agent.agentId))
           .map(({ agentId, name, description }) => ({ agentId, name, description }));
         return structured({ agents });
       }),

@@ -40,7 +40,8 @@ export function registerListQnaSystems(server: McpServer, { dw, exposure }: Tool
       asTool(dw, 'list_qna_systems', extra, async () => {
         const options = { signal: extra.signal };
         const all = await dw.qna.list(options);
-        const ids = Object.keys(all).filter((systemId) => systemExposed(exposure, systemId));
+        const exposed = await exposure();
+        const ids = Object.keys(all).filter((systemId) => systemExposed(exposed, systemId));
         const systems = await Promise.all(
           ids.map(async (systemId) => {
             const [details, { filters }] = await Promise.all([
