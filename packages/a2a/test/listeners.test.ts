@@ -127,4 +127,14 @@ describe('abort listeners', () => {
     }
     expect(await warningsSettled()).toEqual([]);
   });
+
+  it('runs made under one caller signal and never iterated leave no listener behind', async () => {
+    const caller = new AbortController();
+    const runs = Array.from({ length: 15 }, () =>
+      streamAgent(dw, 'agent-1', { text: 'Hi', signal: caller.signal }),
+    );
+    expect(runs).toHaveLength(15);
+    expect(methods).toEqual([]);
+    expect(await warningsSettled()).toEqual([]);
+  });
 });
