@@ -11,25 +11,20 @@ const emulator = spawn(process.execPath, [bin, ...process.argv.slice(2)], {
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 
-// The emulator prints `Dataworkz emulator listening on URL`, `Console: URL` (unless --no-console),
-// then `API key: KEY`.
-let url;
+// The emulator prints its lines (a comment with its URL, the two `export` lines, `# console: URL` unless
+// --no-console) in one write; what to do with them follows, once.
 let consoleUrl;
+let told = false;
 createInterface({ input: emulator.stdout }).on('line', (line) => {
   console.log(line);
-  url ??= /listening on (\S+)/.exec(line)?.[1];
-  consoleUrl ??= /^Console: (\S+)/.exec(line)?.[1];
-  const apiKey = /^API key: (\S+)/.exec(line)?.[1];
-  if (url === undefined || apiKey === undefined) return;
-  console.log(`
-Point the examples or your own client at it, in another terminal:
-
-  export DATAWORKZ_BASE_URL=${url}
-  export DATAWORKZ_API_KEY=${apiKey}
-
-  pnpm examples search    # or any example by name; every one without a name
-${consoleUrl ? `\nOpen ${consoleUrl} in a browser to see its data, try it and watch the requests.\n` : ''}
-Ctrl-C stops the emulator.`);
+  consoleUrl ??= /^# console: (\S+)/.exec(line)?.[1];
+  if (told || !line.startsWith('export DATAWORKZ_API_KEY=')) return;
+  told = true;
+  setImmediate(() => {
+    console.log(`
+Paste the two export lines into another terminal, then: pnpm examples search (or any example by name;
+every one without a name).${consoleUrl ? `\nOpen ${consoleUrl} in a browser to see its data, try it and watch the requests.` : ''}`);
+  });
 });
 
 // Ctrl-C reaches the emulator as well (same process group): it closes its connections and exits, and

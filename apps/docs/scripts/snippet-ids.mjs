@@ -21,5 +21,6 @@ export function snippetMeta(info) {
  * @param {number} index
  */
 export function snippetId(page, index) {
-  return `${page.replace(/\.md$/, '').replaceAll('/', '--')}-${index}`;
+  // A README outside the site (`../../packages/client/README.md`) drops its leading `../`.
+  return `${page.replace(/^(\.\.\/)+/, '').replace(/\.md$/, '').replaceAll('/', '--')}-${index}`;
 }

@@ -4,6 +4,7 @@
 //                                       packages, then runs each runnable one against an emulator
 // A block that no longer compiles, or fails when run, fails the check with its page and line.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { join, relative } from 'node:path';
@@ -34,6 +35,24 @@ async function pages(dir = site) {
     }
   }
   return found.sort();
+}
+
+/**
+ * The repository's READMEs (the landing pages on npm): their TypeScript blocks are held to the same
+ * rule as the site's, so a quick start cannot drift either. Named relative to the site, `../../…`.
+ */
+async function readmes() {
+  if (site !== docsApp) return [];
+  const root = join(docsApp, '..', '..');
+  const found = ['README.md'];
+  for (const dir of ['packages', 'apps']) {
+    for (const entry of await readdir(join(root, dir), { withFileTypes: true })) {
+      if (entry.isDirectory() && existsSync(join(root, dir, entry.name, 'README.md'))) {
+        found.push(`${dir}/${entry.name}/README.md`);
+      }
+    }
+  }
+  return found.map((path) => `../../${path}`);
 }
 
 /** The blocks of one page, in the order the site numbers them. */
@@ -70,7 +89,7 @@ async function extract() {
   await mkdir(join(out, 'src'), { recursive: true });
   await mkdir(join(out, 'run'), { recursive: true });
   const all = [];
-  for (const page of await pages()) {
+  for (const page of [...(await pages()), ...(await readmes())]) {
     const blocks = blocksOf(page, await readFile(join(site, page), 'utf8'));
     for (const block of blocks) {
       await writeFile(join(out, 'src', `${block.id}.ts`), block.code);

@@ -52,10 +52,16 @@ describe('one import per need', () => {
     expect((a2a[name] as { prototype: unknown }).prototype).toBeInstanceOf(clientExports.DataworkzError);
   });
 
-  it('every error the README lists is exported', async () => {
+  it('every error the streaming guide lists is exported', async () => {
     const { readFile } = await import('node:fs/promises');
-    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
-    const errors = readme.slice(readme.indexOf('## Errors'), readme.indexOf('## Which library'));
+    const guide = await readFile(
+      new URL('../../../apps/docs/guides/agents/streaming.md', import.meta.url),
+      'utf8',
+    );
+    const errors = guide.slice(
+      guide.indexOf('## Time-outs, aborts and errors'),
+      guide.indexOf('## As a web stream'),
+    );
     const named = [...errors.matchAll(/`([A-Z][A-Za-z]+Error)`/g)].map((match) => match[1] as string);
     expect(named.length).toBeGreaterThan(10);
     for (const name of named) expect(a2a, name).toHaveProperty(name);

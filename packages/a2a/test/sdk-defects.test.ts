@@ -1,5 +1,5 @@
-// The rows of the README's table "SDK defects worked around, and where" (a row naming two defects
-// has a test for each). Each test shows the defect in the raw SDK (`@a2a-js/sdk` 0.3.14, given a plain
+// The rows of the table "The defects" on the docs page explanation/a2a-sdk-defects.md (one test per
+// row). Each test shows the defect in the raw SDK (`@a2a-js/sdk` 0.3.14, given a plain
 // fetch with the credential), so that an SDK release that fixes it is noticed, and this package's
 // public API handling the same server.
 import type { ServerResponse } from 'node:http';

@@ -23,6 +23,10 @@ const stderrLogger: Logger = {
 /** What a command runs with: its output, and the client built from flags, environment and profile. */
 export class Context {
   readonly out: Output;
+  /** The service address in force once the client is made, and where it came from (for error hints). */
+  baseUrl: { url: string; from: string } | undefined;
+  /** The last URL the service answered 404 to (for error hints). */
+  notFoundUrl: string | undefined;
 
   constructor(readonly options: GlobalOptions) {
     this.out = createOutput({ json: options.json === true, color: options.color });
@@ -48,6 +52,12 @@ export class Context {
     const env = process.env;
     const { settings } = await this.profile();
     const baseUrl = this.options.baseUrl ?? env.DATAWORKZ_BASE_URL ?? settings.baseUrl;
+    const from =
+      this.options.baseUrl !== undefined
+        ? '--base-url'
+        : env.DATAWORKZ_BASE_URL !== undefined
+          ? 'DATAWORKZ_BASE_URL'
+          : 'the profile (`dataworkz config set base-url`)';
     if (!baseUrl) {
       throw new UsageError(
         'No service address: pass --base-url, set DATAWORKZ_BASE_URL, or run `dataworkz config set base-url <url>`.',
@@ -63,20 +73,21 @@ export class Context {
       );
     }
     const { Dataworkz } = await import('@dataworkz/client');
+    this.baseUrl = { url: baseUrl, from };
     return new Dataworkz({
       baseUrl,
       ...(token ? { token } : { apiKey }),
       logLevel: this.options.debug ? 'debug' : 'off',
       logger: stderrLogger,
-      ...(observe
-        ? {
-            fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-              const response = await fetch(input, init);
-              observe(response);
-              return response;
-            },
-          }
-        : {}),
+      fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+        const response = await fetch(input, init);
+        if (response.status === 404) {
+          this.notFoundUrl =
+            typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+        }
+        observe?.(response);
+        return response;
+      },
     });
   }
 }

@@ -3,7 +3,10 @@ export const ExitCode = {
   ok: 0,
   /** Anything not listed below. */
   error: 1,
-  /** A command, flag or argument the CLI does not accept; missing configuration. */
+  /**
+   * A command, flag or argument the CLI does not accept; missing or wrong configuration (a service
+   * address under which the service's own paths are not found).
+   */
   usage: 2,
   /** The service refused the credential (401, 403). */
   auth: 3,

@@ -42,6 +42,10 @@ async function runProgram(argv: readonly string[], tracing?: CommandTracing): Pr
     // The parser has printed its message (with a pointer to --help); help and version exit 0.
     if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     const options = program.opts<{ json?: boolean; color?: boolean }>();
-    return reportFailure(error, createOutput({ json: options.json === true, color: options.color }));
+    return reportFailure(error, createOutput({ json: options.json === true, color: options.color }), {
+      command: result.command,
+      baseUrl: result.context?.baseUrl,
+      notFoundUrl: result.context?.notFoundUrl,
+    });
   }
 }

@@ -36,7 +36,7 @@ function batchOptions(command: Command): Command {
     .option('--batch <file>', 'ask each question of a JSONL, CSV or plain-text file (one per line)')
     .option(
       '--out <file>',
-      'with --batch: the JSONL file each result is appended to (answered ones are skipped)',
+      'with --batch: the JSONL file of results, one line per question (a rerun skips the answered ones)',
     )
     .option('--concurrency <n>', 'with --batch: requests in flight at most (default 4)', positiveInteger);
 }
@@ -58,6 +58,9 @@ const agentLlmOption = 'the LLM to run the agent with: its id, or its model name
 /** Records what the command returned, for `main` to exit with. */
 export interface ProgramResult {
   exitCode: number | undefined;
+  /** The command that ran, its words from the program down, and its context: what a failure's hint reads. */
+  command?: readonly string[];
+  context?: Context;
 }
 
 /** Runs a command's work around something: its trace span when tracing is on. */
@@ -87,16 +90,18 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
     .option('--no-color', 'plain text even on a terminal (NO_COLOR does the same)')
     .addHelpText(
       'after',
-      '\nAgents and QnA systems are named by id or by exact name, in any case:\n  dataworkz qna answer "Customer Support Knowledge Base" "How do I return an item?"\n\nCredentials come from DATAWORKZ_API_KEY (or DATAWORKZ_TOKEN), else from the profile\n(`dataworkz config set api-key` reads the key from standard input).\n\nExit codes: 0 ok, 1 error, 2 usage (an ambiguous name too), 3 authentication, 4 not found\n(an unknown id or name too), 5 failed query or task, 6 network, 130 interrupted.',
+      '\nAgents and QnA systems are named by id or by exact name, in any case:\n  dataworkz qna answer "Customer Support Knowledge Base" "How do I return an item?"\n\nCredentials come from DATAWORKZ_API_KEY (or DATAWORKZ_TOKEN), else from the profile\n(`dataworkz config set api-key` reads the key from standard input).\n\nExit codes: 0 ok, 1 error, 2 usage or configuration (an ambiguous name, a wrong\nbase URL too), 3 authentication, 4 not found (an unknown id or name too), 5 failed\nquery or task, 6 network, 130 interrupted.',
     );
   const run =
     // A command resolves with nothing (exit 0) or with its exit code.
       <A extends unknown[]>(work: (ctx: Context, ...args: A) => Promise<unknown>) =>
       async (...args: unknown[]) => {
         const command = args.at(-1) as Command;
-        const outcome = await runner(pathOf(command), () =>
-          work(contextOf(command), ...(args.slice(0, -1) as A)),
-        );
+        const path = pathOf(command);
+        const ctx = contextOf(command);
+        result.command = path;
+        result.context = ctx;
+        const outcome = await runner(path, () => work(ctx, ...(args.slice(0, -1) as A)));
         if (typeof outcome === 'number') result.exitCode = outcome;
       };
 
@@ -224,9 +229,9 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
   );
   qnaCommand
     .command('document')
-    .description('download a document by its id or a result link')
+    .description('download a document: by the id a search or an answer prints under each result')
     .argument('<system>', systemArgument)
-    .argument('<document>', 'a document id, or the link of a search result')
+    .argument('<document>', 'a document id, or a document link (…/document?documentId=<id>)')
     .option('-o, --output <file>', 'write to this file (default: standard output)')
     .action(
       run(async (ctx, system: string, reference: string, options: { output?: string }) =>
@@ -266,6 +271,11 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
     .option('--port <port>', 'the port to listen on (default: a free one)', port)
     .option('--host <host>', 'the interface to listen on (default 127.0.0.1)')
     .option('--data <dir>', 'serve the QnA systems of this folder')
+    .option(
+      '--api-key <key>',
+      'an API key it accepts (repeatable; the first is printed; default: a new one each start)',
+      collect,
+    )
     .option('--no-console', 'do not serve the web console at /console')
     .addOption(
       new Option(

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -103,8 +103,86 @@ describe('batch mode', () => {
     expect(second.code, second.stderr).toBe(0);
     expect(second.stderr).toMatch(/1 answered, 0 failed, 4 skipped/);
     expect(answerRequests(emu)).toBe(1);
+    // One line per question, the latest: the failed line gave way to the answer.
     const all = readOutput(out);
-    expect(new Set(all.filter((line) => line.status === 'ok').map((line) => line.id)).size).toBe(5);
+    expect(all).toHaveLength(5);
+    expect(all.every((line) => line.status === 'ok')).toBe(true);
+    expect(new Set(all.map((line) => line.id)).size).toBe(5);
+    expect(all.find((line) => line.id === failed[0]?.id)?.answer?.length).toBeGreaterThan(0);
+
+    // A third run has nothing to ask: one line says so, no question is sent, the file stays as it is.
+    emu.clearRequests();
+    const before = readFileSync(out, 'utf8');
+    const third = await runCli(['qna', 'answer', supportKb, '--batch', input, '--out', out], env);
+    expect(third.code, third.stderr).toBe(0);
+    expect(third.stderr).toBe(`Nothing to ask: all 5 questions are answered in ${out}.\n`);
+    expect(answerRequests(emu)).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(before);
+  });
+
+  it('counts every attempt the client made for a question, its retries included', async () => {
+    const { emu, dir, env } = await setUp();
+    const input = join(dir, 'questions.jsonl');
+    writeFileSync(input, `${JSON.stringify({ id: 'q0', question: questions[0] })}\n`);
+    const out = join(dir, 'answers.jsonl');
+    // Two refusals the client retries on its own, then the answer.
+    emu.faults.add({ route: 'answerQnaQuestion', status: 503, times: 2 });
+    const result = await runCli(['qna', 'answer', supportKb, '--batch', input, '--out', out], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(answerRequests(emu)).toBe(3);
+    expect(readOutput(out)).toMatchObject([{ id: 'q0', status: 'ok', attempts: 3 }]);
+
+    // A question that fails after the client's retries says how many it took too.
+    writeFileSync(input, `${JSON.stringify({ id: 'q1', question: questions[1] })}\n`);
+    emu.clearRequests();
+    emu.faults.add({ route: 'answerQnaQuestion', status: 503, times: 3 });
+    const failed = await runCli(['qna', 'answer', supportKb, '--batch', input, '--out', out], env);
+    expect(failed.code).toBe(5);
+    expect(answerRequests(emu)).toBe(3);
+    expect(readOutput(out).find((line) => line.id === 'q1')).toMatchObject({ status: 'failed', attempts: 3 });
+  });
+
+  it('counts the requests an agent run made to get back to its task after its stream broke', async () => {
+    const { emu, dir, env } = await setUp();
+    const input = join(dir, 'orders.jsonl');
+    writeFileSync(input, `${JSON.stringify({ id: 'o1', question: 'Where is order 1001?' })}\n`);
+    const out = join(dir, 'answers.jsonl');
+    emu.faults.add({ route: 'streamAgent', dropAfterEvents: 2, times: 1 });
+    const result = await runCli(['agents', 'ask', orderStatus, '--batch', input, '--out', out], env);
+    expect(result.code, result.stderr).toBe(0);
+    const streams = emu.requests.filter((r) => r.path.endsWith('/stream')).length;
+    expect(streams).toBe(2);
+    expect(readOutput(out)).toMatchObject([{ id: 'o1', status: 'ok', attempts: 2 }]);
+  });
+
+  it('tidies an output a crash left: a line cut short is dropped, a question held twice keeps its last line', async () => {
+    const { dir, env } = await setUp();
+    const input = join(dir, 'questions.jsonl');
+    writeFileSync(
+      input,
+      `${questions
+        .slice(0, 3)
+        .map((question, i) => JSON.stringify({ id: `q${i}`, question }))
+        .join('\n')}\n`,
+    );
+    const out = join(dir, 'answers.jsonl');
+    const line = (id: string, status: string, extra = {}) =>
+      JSON.stringify({ id, status, ...extra, ms: 1, attempts: 1 });
+    writeFileSync(
+      out,
+      `${line('q0', 'failed')}\n${line('q0', 'ok', { answer: 'kept' })}\n${line('q1', 'failed')}\n{"id":"q2","sta`,
+    );
+    const result = await runCli(['qna', 'answer', supportKb, '--batch', input, '--out', out], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/2 answered, 0 failed, 1 skipped/);
+    const lines = readOutput(out);
+    expect(lines.map((each) => [each.id, each.status])).toEqual([
+      ['q0', 'ok'],
+      ['q1', 'ok'],
+      ['q2', 'ok'],
+    ]);
+    expect(lines[0]?.answer).toBe('kept');
+    expect(readdirSync(dir).filter((name) => name.includes('answers.jsonl'))).toEqual(['answers.jsonl']);
   });
 
   it('resumes after Ctrl-C: nothing in flight is lost or answered twice', async () => {

@@ -36,7 +36,9 @@ describe('errors and exit codes', () => {
     const result = await runCli(['qna', 'systems'], { ...env, DATAWORKZ_API_KEY: 'wrong-key-4242' });
     expect(result.code).toBe(3);
     const [line, hint] = result.stderr.trim().split('\n');
-    expect(line).toMatch(/^Error: .*401.*request id /);
+    expect(line).toMatch(/^Error: 401 .*\(request id req-\d+\)$/);
+    // The status is said once: the message begins with it.
+    expect(line?.match(/401/g)).toHaveLength(1);
     expect(hint).toMatch(/DATAWORKZ_API_KEY/);
     expect(result.stderr + result.stdout).not.toContain('wrong-key-4242');
     const debug = await runCli(['--debug', 'qna', 'systems'], {
@@ -60,10 +62,46 @@ describe('errors and exit codes', () => {
     expect(failed.stderr).toContain('The LLM quota is exhausted');
   });
 
+  it('2 for a base URL the service’s own paths are not found under, naming the address and where it came from', async () => {
+    const result = await runCli(['qna', 'list'], { ...env, DATAWORKZ_BASE_URL: `${emu.url}/api` });
+    expect(result.code).toBe(2);
+    const [line, hint, ...rest] = result.stderr.trim().split('\n');
+    expect(line).toMatch(/^Error: 404 No endpoint GET \/api\/api\/qna\/v1\/systems \(request id req-\d+\)$/);
+    expect(hint).toBe(
+      `The service address ${emu.url}/api ends in /api, which every path adds again: use ${emu.url}. It comes from DATAWORKZ_BASE_URL.`,
+    );
+    expect(rest).toEqual([]);
+    // Any other prefix, given as a flag: the same exit code, the flag named.
+    const prefixed = await runCli(['--base-url', `${emu.url}/dataworkz`, 'agents', 'card', 'x'], env);
+    expect(prefixed.code).toBe(2);
+    expect(prefixed.stderr).toContain(`The service address ${emu.url}/dataworkz is likely wrong`);
+    expect(prefixed.stderr).toContain('It comes from --base-url.');
+    expect(prefixed.stderr).not.toContain('agents list');
+  });
+
+  it('a hint for what is not found names the list that has it, never the command that failed', async () => {
+    const system = await runCli(['qna', 'get', 'no-such-system'], env);
+    expect(system.stderr.trim().split('\n')[1]).toBe('List what exists with `dataworkz qna list`.');
+    const agent = await runCli(['agents', 'card', 'no-such-agent'], env);
+    expect(agent.stderr.trim().split('\n')[1]).toBe('List what exists with `dataworkz agents list`.');
+    const document = await runCli(['qna', 'document', supportKb, 'no-such-document'], env);
+    expect(document.code).toBe(4);
+    expect(document.stderr).toMatch(
+      /^Error: 404 No document with id no-such-document .*\(request id req-\d+\)\n/,
+    );
+    expect(document.stderr).toContain('dataworkz qna search');
+    emu.faults.add({ route: 'listQnaSystems', status: 404, times: 1 });
+    const list = await runCli(['qna', 'list'], env);
+    expect(list.stderr).not.toMatch(/`dataworkz qna list`/);
+  });
+
   it('6 when the service cannot be reached', async () => {
     const result = await runCli(['qna', 'systems'], { ...env, DATAWORKZ_BASE_URL: 'http://127.0.0.1:9' });
     expect(result.code).toBe(6);
-    expect(result.stderr).toMatch(/--base-url/);
+    expect(result.stderr).toContain('http://127.0.0.1:9');
+    expect(result.stderr).toContain('it comes from DATAWORKZ_BASE_URL.');
+    const flag = await runCli(['--base-url', 'http://127.0.0.1:9', 'qna', 'systems'], env);
+    expect(flag.stderr).toContain('it comes from --base-url.');
   });
 
   it('130 on Ctrl-C during an agent run, with the agent’s stream closed', async () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Dataworkz } from '@dataworkz/client';
+import { Dataworkz, documentIdOf } from '@dataworkz/client';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectMatchesSpec } from '../../emulator/test/support/spec.js';
@@ -99,5 +99,47 @@ describe('dataworkz qna', () => {
     const byLink = await runCli(['qna', 'document', systemId, link, '-o', join(dir, 'b.docx')], env);
     expect(byLink.code, byLink.stderr).toBe(0);
     expect(readFileSync(join(dir, 'b.docx')).equals(expected)).toBe(true);
+  });
+
+  it('goes from a search or an answer to its document: each result prints the id qna document takes', async () => {
+    const search = await runCli(['qna', 'search', supportKb, 'refund', '-n', '3'], env);
+    expect(search.code, search.stderr).toBe(0);
+    const direct = await dw.qna.search(supportKb, { query: 'refund' });
+    const shown = [...search.stdout.matchAll(/^ {4}document (\S+)$/gm)].map((match) => match[1]);
+    expect(shown).toEqual(direct.searchResultsList.slice(0, 3).map((item) => documentIdOf(item)));
+    // The hint of the command that fetches one is for a terminal: in a pipe, stderr stays empty.
+    expect(search.stderr).toBe('');
+    const answer = await runCli(['qna', 'answer', supportKb, 'When are refunds issued?'], env);
+    expect(answer.code, answer.stderr).toBe(0);
+    const cited = [...answer.stdout.matchAll(/^ {4}document (\S+)$/gm)].map((match) => match[1] as string);
+    expect(cited.length).toBeGreaterThan(0);
+    for (const documentId of [shown[0] as string, cited[0] as string]) {
+      const fetched = await runCli(['qna', 'document', supportKb, documentId], env);
+      expect(fetched.code, fetched.stderr).toBe(0);
+      const expected = await (await dw.qna.document(supportKb, { documentId })).text();
+      expect(fetched.stdout).toBe(expected);
+    }
+  });
+
+  it('refuses a link to a source file, which names no document, saying what it takes; nothing is fetched', async () => {
+    const { searchResultsList } = await dw.qna.search(supportKb, { query: 'refund' });
+    const links = searchResultsList.map((item) => item.link);
+    expect(links.some((link) => link.startsWith('s3a://'))).toBe(true);
+    emu.clearRequests();
+    for (const link of new Set(links)) {
+      const result = await runCli(['qna', 'document', supportKb, link], env);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(
+        `Error: ${link} is a link to a source file, which names no document id.`,
+      );
+      expect(result.stderr).toContain('document <id>');
+      expect(result.stderr).toContain('…/document?documentId=<id>');
+    }
+    expect(emu.requests.filter((r) => r.path.endsWith('/document'))).toEqual([]);
+    // A document link without the origin works as the whole one does.
+    const { documentId } = seed.documents.refunds;
+    const path = `/api/qna/v1/systems/${supportKb}/document?documentId=${encodeURIComponent(documentId)}`;
+    const byPath = await runCli(['qna', 'document', supportKb, path], env);
+    expect(byPath.code, byPath.stderr).toBe(0);
   });
 });

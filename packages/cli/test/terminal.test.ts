@@ -91,5 +91,21 @@ describe('in a terminal', () => {
     await terminal.waitFor(/[░█]+ \d+\/12 \| [\d.]+\/s \| ETA \S+ \| 0 failed/);
     await terminal.waitFor(/Done: 12 answered, 0 failed, 0 skipped/);
     expect(await terminal.exited).toBe(0);
+
+    // Run again with nothing left: one line says so, and no bar is drawn.
+    const again = open([
+      'qna',
+      'answer',
+      seed.systems.supportKb.systemId,
+      '--batch',
+      input,
+      '--out',
+      join(dir, 'answers.jsonl'),
+    ]);
+    expect(await again.exited).toBe(0);
+    expect(again.screen.trim()).toBe(
+      `Nothing to ask: all 12 questions are answered in ${join(dir, 'answers.jsonl')}.`,
+    );
+    expect(again.bytes).not.toMatch(/[░█]|\/0/);
   });
 });

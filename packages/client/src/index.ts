@@ -38,7 +38,7 @@ export {
   UnknownNameError,
 } from './core/names.js';
 export { serializePath, serializeQuery } from './core/params.js';
-export type { Fetch, RequestOptions } from './core/request-options.js';
+export type { Fetch, RequestOptions, RetryEvent } from './core/request-options.js';
 export type { TokenProvider } from './core/token-provider.js';
 export { type DocumentSource, documentIdOf } from './document-id.js';
 export { FilterExpression, type FilterValue, filter } from './filter.js';

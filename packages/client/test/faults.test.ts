@@ -10,6 +10,7 @@ import Dataworkz, {
   NotFoundError,
   QueryFailedError,
   RateLimitError,
+  type RetryEvent,
 } from '@dataworkz/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FaultLedger } from './support/ledger.js';
@@ -111,6 +112,36 @@ describe('retries', () => {
     expect((error as InternalServerError).attempts).toBe(3);
     expect((error as InternalServerError).message).toBe('503 still down');
     expect(server.requests).toHaveLength(3);
+  });
+
+  it('onRetry is told of each retry of the call: the attempt that failed, its error and the wait', async () => {
+    server.reply(json(503, { message: 'down' }), json(429, {}), ok);
+    const retries: RetryEvent[] = [];
+    expect(await client().qna.list({ onRetry: (retry) => retries.push(retry) })).toEqual({ ok: true });
+    expect(retries.map(({ attempt, error }) => [attempt, error.name])).toEqual([
+      [1, 'InternalServerError'],
+      [2, 'RateLimitError'],
+    ]);
+    expect(retries.every(({ waitMs }) => waitMs >= 0 && waitMs <= 4)).toBe(true);
+    // Not called when nothing is retried; a throwing one rejects the call as it is, with no retry.
+    server.reply(json(400, {}));
+    const none: RetryEvent[] = [];
+    await client()
+      .qna.list({ onRetry: (retry) => none.push(retry) })
+      .catch(() => undefined);
+    expect(none).toEqual([]);
+    server.requests.length = 0;
+    server.reply(json(503, {}));
+    const bug = new TypeError('bug in the caller');
+    const thrown = await client()
+      .qna.list({
+        onRetry() {
+          throw bug;
+        },
+      })
+      .catch((error: unknown) => error);
+    expect(thrown).toBe(bug);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('maxRetries per client and per call', async () => {

@@ -1,5 +1,6 @@
 import { parseArguments, UsageError } from './cli/arguments.js';
 import { usage } from './cli/usage.js';
+import { exportLines } from './export-lines.js';
 import { defaultLimits } from './limits.js';
 import { startEmulator } from './server.js';
 
@@ -28,10 +29,7 @@ async function main(): Promise<number> {
     return exit.ok;
   }
   const emulator = await startEmulator(parsed.options);
-  const consoleLine = emulator.consoleUrl ? `Console: ${emulator.consoleUrl}\n` : '';
-  process.stdout.write(
-    `Dataworkz emulator listening on ${emulator.url}\n${consoleLine}API key: ${emulator.apiKey}\n`,
-  );
+  process.stdout.write(`${exportLines(emulator).join('\n')}\n`);
   await stopRequested;
   await emulator.close();
   return exit.ok;

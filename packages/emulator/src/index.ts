@@ -4,6 +4,7 @@ import type { Emulator } from './server.js';
 
 export type { EmulatorControls } from './controls.js';
 export { EmbeddingError, type EmbedFunction } from './embedding/model.js';
+export { type ExportLinesSource, exportLines } from './export-lines.js';
 export type { CorsOptions } from './http/cors.js';
 export type { FaultRule } from './http/faults.js';
 export type { RecordedRequest } from './http/recorder.js';

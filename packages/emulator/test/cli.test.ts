@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { seed } from '@dataworkz/emulator';
+import { exportLines, seed } from '@dataworkz/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
@@ -24,8 +24,8 @@ function run(args: string[]) {
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const started = new Promise<{ url: string; key: string }>((resolve, reject) => {
     child.stdout?.on('data', () => {
-      const url = /listening on (http:\/\/\S+)/.exec(stdout)?.[1];
-      const key = /API key: (\S+)/.exec(stdout)?.[1];
+      const url = /^export DATAWORKZ_BASE_URL=(http:\/\/\S+)$/m.exec(stdout)?.[1];
+      const key = /^export DATAWORKZ_API_KEY=(\S+)$/m.exec(stdout)?.[1];
       if (url && key) resolve({ url, key });
     });
     void exited.then((code) => reject(new Error(`exited with ${code}: ${stderr}`)));
@@ -57,6 +57,32 @@ describe('the dataworkz-emulator command', () => {
     expect(((await res.json()) as unknown[]).length).toBe(3);
     cli.child.kill('SIGTERM');
     expect(await cli.exited).toBe(0);
+  });
+
+  it('prints the lines that point a shell at it, and nothing else on stdout', async () => {
+    const cli = run(['--port', '0', '--api-key', 'first', '--api-key', 'second']);
+    const { url } = await cli.started;
+    await expect.poll(() => cli.output().stdout.includes('# console:')).toBe(true);
+    expect(cli.output().stdout).toBe(
+      [
+        `# Dataworkz emulator listening on ${url} (Ctrl-C stops it)`,
+        `export DATAWORKZ_BASE_URL=${url}`,
+        'export DATAWORKZ_API_KEY=first',
+        `# console: ${url}/console`,
+        '',
+      ].join('\n'),
+    );
+    // The second key works too; an odd key is quoted for the shell.
+    const second = await fetch(`${url}/api/agents/v1/`, {
+      headers: { authorization: 'SSWS second' },
+      signal: AbortSignal.timeout(5000),
+    });
+    expect(second.status).toBe(200);
+    expect(exportLines({ url, apiKey: "it's" })).toEqual([
+      `# Dataworkz emulator listening on ${url} (Ctrl-C stops it)`,
+      `export DATAWORKZ_BASE_URL=${url}`,
+      `export DATAWORKZ_API_KEY='it'\\''s'`,
+    ]);
   });
 
   it('generates a key when none is given', async () => {

@@ -86,9 +86,16 @@ export async function* readQuestions(file: string): AsyncGenerator<Question> {
   }
 }
 
-/** How many questions of the input are not among `skip` (a first pass, for the progress bar). */
-export async function countQuestions(file: string, skip: ReadonlySet<string>): Promise<number> {
-  let count = 0;
-  for await (const question of readQuestions(file)) if (!skip.has(question.id)) count += 1;
-  return count;
+/** How many questions the input holds, and how many are not among `skip` (a first pass, for the progress bar). */
+export async function countQuestions(
+  file: string,
+  skip: ReadonlySet<string>,
+): Promise<{ questions: number; toAsk: number }> {
+  let questions = 0;
+  let toAsk = 0;
+  for await (const question of readQuestions(file)) {
+    questions += 1;
+    if (!skip.has(question.id)) toAsk += 1;
+  }
+  return { questions, toAsk };
 }

@@ -4,17 +4,24 @@ import { open } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { AdaptiveLimit } from './adaptive-limit.js';
-import { readAnswered } from './answered.js';
+import { compactOutput, readOutput } from './output-file.js';
 import { batchProgress } from './progress.js';
 import { countQuestions, type Question, readQuestions } from './questions.js';
 
+/** What a question's work is given: the signal that stops it, and what to tell of each attempt it repeats. */
+interface BatchCall {
+  signal: AbortSignal;
+  /** Called for each attempt beyond the first (a client retry, a resumed stream): `count` of them. */
+  retried(count?: number): void;
+}
+
 /** What one question yields, merged into its output line (answer, contexts, results, state...). */
-export type BatchWork = (question: Question, signal: AbortSignal) => Promise<Record<string, unknown>>;
+export type BatchWork = (question: Question, call: BatchCall) => Promise<Record<string, unknown>>;
 
 export interface BatchOptions {
   /** The questions: JSONL, CSV or plain lines. */
   batch: string;
-  /** The output JSONL, appended to; its answered questions are skipped. */
+  /** The output JSONL: one line per question, the latest; its answered questions are skipped. */
   out?: string;
   /** Requests in flight at most. */
   concurrency?: number;
@@ -52,10 +59,12 @@ function errorFields(error: unknown): Record<string, unknown> {
 
 /**
  * Asks every question of the input, `concurrency` at a time (fewer while the service pushes back), and
- * appends one JSON line per question to the output: the question, its id, status `ok` or `failed` (with
- * the error), what `work` returned, the time it took and the attempts. A failed question is recorded and
- * the batch goes on; questions already `ok` in the output are skipped, so a stopped batch resumes.
- * Ctrl-C stops it: requests in flight are aborted (and asked again next time), the output is flushed.
+ * writes one JSON line per question to the output: the question, its id, status `ok` or `failed` (with
+ * the error), what `work` returned, the time it took and the attempts (every request the client made
+ * for it, retries included). A failed question is recorded and the batch goes on; questions already
+ * `ok` in the output are skipped, so a stopped batch resumes, and a failed one asked again replaces its
+ * line. Ctrl-C stops it: requests in flight are aborted (and asked again next time), the output is
+ * flushed.
  */
 export async function runBatch(
   ctx: Context,
@@ -65,9 +74,19 @@ export async function runBatch(
 ): Promise<number> {
   if (!options.out) throw new UsageError('--batch needs --out <file>: where each answer is written.');
   const output = options.out;
-  const answered = await readAnswered(output);
+  const { answered, present, untidy } = await readOutput(output);
+  // Appends start on a whole line, after one line per question.
+  if (untidy) await compactOutput(output);
   // A first pass counts what is left to ask, for the progress bar.
-  const toAsk = await countQuestions(options.batch, answered);
+  const { questions, toAsk } = await countQuestions(options.batch, answered);
+  if (toAsk === 0) {
+    ctx.out.error(
+      questions === 0
+        ? `Nothing to ask: ${options.batch} holds no question.`
+        : `Nothing to ask: all ${questions} question${questions === 1 ? ' is' : 's are'} answered in ${output}.`,
+    );
+    return ExitCode.ok;
+  }
   // Ctrl-C aborts the batch and, through their own controllers, the questions in flight: one listener
   // each on a shared signal would pile up over a long batch.
   const controller = new AbortController();
@@ -79,7 +98,10 @@ export async function runBatch(
   process.on('SIGINT', onSigint);
   const stream = createWriteStream(output, { flags: 'a' });
   // Whole lines, in the order questions finish; the dispatch loop waits for the file when it lags.
-  const write = (record: Record<string, unknown>) => {
+  // Set when a question the file already held is written again: its older line goes at the end.
+  let replaced = false;
+  const write = (record: Record<string, unknown> & { id: string }) => {
+    if (present.has(record.id)) replaced = true;
     stream.write(`${JSON.stringify(record)}\n`);
   };
   let skipped = 0;
@@ -92,10 +114,16 @@ export async function runBatch(
   /** Asks one question until it is answered or fails (a rate-limited one waits and goes again). */
   async function attempt(question: Question, signal: AbortSignal): Promise<void> {
     const began = performance.now();
-    for (let attempts = 1; ; attempts++) {
+    // Every request made for the question: the client's retries and the batch's own rounds.
+    let attempts = 0;
+    const retried = (count = 1) => {
+      attempts += count;
+    };
+    for (let round = 1; ; round++) {
+      attempts += 1;
       const timing = () => ({ ms: Math.round(performance.now() - began), attempts });
       try {
-        const fields = await work(question, signal);
+        const fields = await work(question, { signal, retried });
         limit.succeeded();
         succeeded += 1;
         write({ id: question.id, question: question.text, status: 'ok', ...fields, ...timing() });
@@ -103,7 +131,7 @@ export async function runBatch(
         return;
       } catch (error) {
         if (controller.signal.aborted) return; // asked again on the next run
-        if (error instanceof Error && error.name === 'RateLimitError' && attempts < maxRateLimitedTries) {
+        if (error instanceof Error && error.name === 'RateLimitError' && round < maxRateLimitedTries) {
           await sleep(Math.max(limit.pauseMs(), 100), signal);
           continue;
         }
@@ -155,6 +183,8 @@ export async function runBatch(
     // On disk before the CLI reports: a crash after this loses nothing written.
     const handle = await open(output, 'r');
     await handle.sync().finally(() => handle.close());
+    // A question asked again leaves its latest line only.
+    if (replaced) await compactOutput(output);
   }
   const seconds = (performance.now() - started) / 1000;
   const rate = (succeeded + failed) / Math.max(seconds, 0.001);

@@ -6,26 +6,25 @@ export interface EmulatorOptions {
   port?: number;
   host?: string;
   data?: string;
+  /** The keys it accepts (`--api-key`, repeatable); the first is printed. One is made when none is given. */
+  apiKey?: string[];
   a2aVersion?: '0.3' | '1.0';
   /** False with `--no-console`. */
   console?: boolean;
 }
 
 export async function emulator(ctx: Context, options: EmulatorOptions): Promise<number> {
-  const { startEmulator } = await import('@dataworkz/emulator');
+  const { exportLines, startEmulator } = await import('@dataworkz/emulator');
   const emu = await startEmulator({
     port: options.port ?? 0,
     host: options.host,
     data: options.data,
+    apiKeys: options.apiKey,
     a2aVersion: options.a2aVersion,
     console: options.console ?? true,
   });
-  const { dim } = ctx.out.colors;
-  ctx.out.error(dim(`The emulator listens on ${emu.url}. Point the CLI at it (Ctrl-C stops it):`));
-  ctx.out.line(`export DATAWORKZ_BASE_URL=${emu.url}`);
-  ctx.out.line(`export DATAWORKZ_API_KEY=${emu.apiKey}`);
-  // A shell comment: the lines above stay ready to paste or eval with it.
-  if (emu.consoleUrl) ctx.out.line(`# console: ${emu.consoleUrl}`);
+  // The same lines as `dataworkz-emulator`: ready to paste into a shell (its comments included).
+  for (const line of exportLines(emu)) ctx.out.line(line);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

@@ -1,7 +1,13 @@
 import { createWriteStream } from 'node:fs';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Dataworkz, FilterExpression, SearchResultItem } from '@dataworkz/client';
+import {
+  type Dataworkz,
+  documentIdOf,
+  type FilterExpression,
+  type RequestOptions,
+  type SearchResultItem,
+} from '@dataworkz/client';
 import type { Context } from '../context.js';
 import { UsageError } from '../exit-codes.js';
 import { keyValues, parseWhere } from '../key-values.js';
@@ -74,15 +80,27 @@ export async function filterOf(options: RetrievalOptions) {
   return filter.and(...options.where.map(parseWhere).map(([field, values]) => filter.in(field, values)));
 }
 
-function printPassages(out: Output, items: readonly SearchResultItem[]): void {
+/**
+ * Each passage: its source and score, its text on one line, its link, and the id of its document when
+ * the result names one (what `qna document` takes); then, at a terminal, the command that fetches one.
+ */
+function printPassages(out: Output, systemId: string, items: readonly SearchResultItem[]): void {
   const { dim, cyan } = out.colors;
+  let documents = 0;
   for (const [index, item] of items.entries()) {
     const score =
       item.similarityScore !== undefined ? ` ${dim(`score ${item.similarityScore.toFixed(3)}`)}` : '';
     out.line(`${cyan(`[${index + 1}]`)} ${item.source}${score}`);
     out.line(`    ${oneLine(item.data ?? item.contents ?? '')}`);
     out.line(`    ${dim(item.link)}`);
+    const documentId = documentIdOf(item);
+    if (documentId === undefined) continue;
+    documents += 1;
+    out.line(`    ${dim('document')} ${documentId}`);
   }
+  // For a person at a terminal; a pipe's stderr stays empty when all went well.
+  if (documents > 0 && out.interactive)
+    out.error(dim(`Fetch a document: dataworkz qna document ${systemId} <document>`));
 }
 
 /** `--where`/`--filter`, `--properties` and `--llm` as the client takes them, read once per command. */
@@ -106,16 +124,26 @@ export async function llmOf(dw: Dataworkz, systemId: string, retrieval: Retrieva
   return { ...retrieval, llm: (await dw.qna.resolveLlm(systemId, retrieval.llm)).llmProviderId };
 }
 
+/** What a batch watches of one call: its signal, and each retry the client makes. */
+export interface CallWatch {
+  signal: AbortSignal;
+  retried(): void;
+}
+
+function requestOptions(watch: CallWatch | undefined): RequestOptions | undefined {
+  return watch && { signal: watch.signal, onRetry: () => watch.retried() };
+}
+
 /** One search, as `qna search` and its batch make it. */
 export function searchSystem(
   dw: Dataworkz,
   systemId: string,
   query: string,
   retrieval: Retrieval,
-  signal?: AbortSignal,
+  watch?: CallWatch,
 ) {
   const { filter, properties, llm } = retrieval;
-  return dw.qna.search(systemId, { query, filter, properties, llmProviderId: llm }, { signal });
+  return dw.qna.search(systemId, { query, filter, properties, llmProviderId: llm }, requestOptions(watch));
 }
 
 /** One question, as `qna answer` and its batch ask it (the LLM already chosen). */
@@ -124,13 +152,13 @@ export function answerQuestion(
   systemId: string,
   question: string,
   retrieval: Retrieval & { llm: string },
-  signal?: AbortSignal,
+  watch?: CallWatch,
 ) {
   const { filter, properties, llm } = retrieval;
   return dw.qna.answer(
     systemId,
     { questionText: question, llmProviderId: llm, filter, properties },
-    { signal },
+    requestOptions(watch),
   );
 }
 
@@ -147,7 +175,7 @@ export async function search(
   if (ctx.out.json) return ctx.out.printJson(result);
   const items = result.searchResultsList.slice(0, options.limit);
   if (items.length === 0) return ctx.out.error('No passages matched.');
-  printPassages(ctx.out, items);
+  printPassages(ctx.out, systemId, items);
 }
 
 /** The LLM to answer with: the one given (by id or model name), else the first the system lists. */
@@ -179,7 +207,7 @@ export async function answer(
   if (result.context.length === 0) return;
   ctx.out.line();
   ctx.out.line(ctx.out.colors.bold('Sources'));
-  printPassages(ctx.out, result.context);
+  printPassages(ctx.out, systemId, result.context);
 }
 
 export async function document(
@@ -190,10 +218,7 @@ export async function document(
 ): Promise<void> {
   const dw = await ctx.client();
   const { systemId } = await dw.qna.resolve(system);
-  const { documentIdOf } = await import('@dataworkz/client');
-  // A result's link names the document; an id is taken as it is.
-  const documentId = /^https?:\/\//.test(reference) ? documentIdOf({ link: reference }) : reference;
-  if (!documentId) throw new UsageError(`${reference} is a link that names no document id.`);
+  const documentId = documentIdFrom(reference);
   const response = await dw.qna.document(
     systemId,
     { documentId },
@@ -224,6 +249,23 @@ export async function document(
     spinner?.stop();
   }
   if (options.output !== undefined) ctx.out.error(`Saved ${sizeOf(written)} to ${options.output}`);
+}
+
+// A URI (`s3a://…`, `https://…`) or an absolute path: a link, not an id.
+const LINK = /^(?:[a-z][a-z0-9+.-]*:\/\/|\/)/i;
+
+/**
+ * The document id `qna document` is given: an id as it is, or a link that carries one (a
+ * document-endpoint link, `…/document?documentId=<id>`). A result's link to its source file names no
+ * document: a usage error says what to give instead.
+ */
+function documentIdFrom(reference: string): string {
+  if (!LINK.test(reference)) return reference;
+  const documentId = documentIdOf({ link: reference });
+  if (documentId !== undefined) return documentId;
+  throw new UsageError(
+    `${reference} is a link to a source file, which names no document id. Give the document id, printed as \`document <id>\` under each result of \`dataworkz qna search\` and \`dataworkz qna answer\` (\`documentId\` with --json), or a document link (…/document?documentId=<id>).`,
+  );
 }
 
 function sizeOf(bytes: number): string {

@@ -1,3 +1,5 @@
+import type { DataworkzError } from './errors.js';
+
 /** Options every method takes as its last argument. */
 export interface RequestOptions {
   /** Aborts the call (including a pending retry wait) with APIUserAbortError. */
@@ -20,6 +22,22 @@ export interface RequestOptions {
    * rejects the call as it is, without a retry.
    */
   onResponse?: ((response: Response) => void) | undefined;
+  /**
+   * Called before each retry of the call (a retryable failure, or a 401 answered with a refreshed
+   * token), with the attempt that failed, its error and the wait before the next attempt: a call that
+   * succeeded on its third attempt called it twice. Whatever it throws rejects the call as it is.
+   */
+  onRetry?: ((retry: RetryEvent) => void) | undefined;
+}
+
+/** What `onRetry` is told: the attempt that failed (1 for the first), why, and the wait before the next. */
+export interface RetryEvent {
+  /** The attempt that failed: 1 for the first. */
+  attempt: number;
+  /** Why it failed. */
+  error: DataworkzError;
+  /** The wait before the next attempt, in ms. */
+  waitMs: number;
 }
 
 /** A custom fetch (the `fetch` option): receives each outgoing Request; the global `fetch` fits. */

@@ -241,6 +241,7 @@ export class Transport implements Exchange {
           callTrace.refreshed();
           if (log.enabled('info'))
             log.info(`${operation}: 401 received; retrying once with a refreshed token`, { attempt });
+          options.onRetry?.({ attempt, error: failure, waitMs: 0 });
           continue;
         }
       }
@@ -259,6 +260,7 @@ export class Transport implements Exchange {
           waitMs: wait,
         });
       }
+      options.onRetry?.({ attempt, error: failure, waitMs: wait });
       try {
         await sleep(wait, signal, operation);
       } catch (error) {

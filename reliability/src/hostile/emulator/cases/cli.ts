@@ -60,7 +60,7 @@ export const cliSigterm: HostileCase = {
       const run = cli(['--port', '0']);
       const banner = new Promise<void>((resolve) => {
         run.child.stdout?.on('data', () => {
-          if (/API key: \S+/.test(run.output())) resolve();
+          if (/^export DATAWORKZ_API_KEY=\S+/m.test(run.output())) resolve();
         });
       });
       await Promise.race([banner, exited(run.child)]);
