@@ -9,8 +9,8 @@ import { measureCliBatch } from './sections/cli-batch.js';
 import { measureCliStart } from './sections/cli-start.js';
 import { measureImportTimes } from './sections/import-time.js';
 import { measureSizes } from './sections/size.js';
-import type { ServerInfo, ServerKind } from './server-main.js';
 import { startPrism } from './servers/prism.js';
+import type { ServerInfo, ServerKind } from './servers/server-info.js';
 
 export const sectionNames = [
   'unary',

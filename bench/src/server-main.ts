@@ -1,18 +1,6 @@
 /** Child-process entry: starts one server on loopback, reports where it listens, serves until stopped. */
 import { answerParent } from './child.js';
-
-export type ServerKind = 'emulator' | 'emulator-word-vectors' | 'emulator-lexical' | 'stream-source';
-
-export interface ServerInfo {
-  readonly url: string;
-  readonly apiKey: string;
-  /** The emulator's seeded ids, for building request paths. */
-  readonly systemId?: string;
-  readonly llmProviderId?: string;
-  readonly agentId?: string;
-  /** The emulator's QnA systems, name to id. */
-  readonly systems?: Readonly<Record<string, string>>;
-}
+import type { ServerKind } from './servers/server-info.js';
 
 const apiKey = 'bench-key';
 

@@ -1,5 +1,5 @@
 import { seed, startEmulator } from '@dataworkz/emulator';
-import type { ServerInfo } from '../server-main.js';
+import type { ServerInfo } from './server-info.js';
 
 /**
  * The emulator as users start it, with the seeded ids the load and call sections address; `ranking`:

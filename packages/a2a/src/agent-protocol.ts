@@ -4,7 +4,7 @@ import { knownCard } from './card-cache.js';
 import { JsonRpcError } from './errors.js';
 import { toRunError } from './failure.js';
 import { type A2AProtocol, selectProtocol, UnsupportedProtocolError } from './protocol/select.js';
-import type { ProtocolVersion } from './sdk/transport.js';
+import type { ProtocolVersion } from './sdk/agent-transport.js';
 
 /** The agent's card, read once per client and agent (a failed read is not kept). */
 export async function cachedCard(dw: Dataworkz, agentId: string, signal: AbortSignal): Promise<AgentCard> {

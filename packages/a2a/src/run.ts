@@ -40,21 +40,8 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
 
   /** @internal Runs are made by `streamAgent`. */
   constructor(connection: RunConnection, options: RunOptions = {}) {
-    const { signal } = options;
     this.#connection = connection;
     this.#options = options;
-    if (signal) {
-      const onAbort = () => this.#controller.abort(signal.reason);
-      if (signal.aborted) onAbort();
-      else {
-        signal.addEventListener('abort', onAbort, { once: true });
-        this.#controller.signal.addEventListener(
-          'abort',
-          () => signal.removeEventListener('abort', onAbort),
-          { once: true },
-        );
-      }
-    }
   }
 
   /** The task id, once the stream has named it. */
@@ -72,9 +59,28 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
     this.#controller.abort(reason);
   }
 
+  /**
+   * The caller's signal stops the run from its start to its end (which aborts the run's controller):
+   * its listener goes then, and a run never iterated adds none to a signal that may serve many runs.
+   */
+  #followCallerSignal(): void {
+    const { signal } = this.#options;
+    if (!signal) return;
+    const onAbort = () => this.#controller.abort(signal.reason);
+    if (signal.aborted) {
+      onAbort();
+      return;
+    }
+    signal.addEventListener('abort', onAbort, { once: true });
+    this.#controller.signal.addEventListener('abort', () => signal.removeEventListener('abort', onAbort), {
+      once: true,
+    });
+  }
+
   [Symbol.asyncIterator](): AsyncIterableIterator<AgentEvent, undefined> {
     if (this.#started) throw new DataworkzError('An agent run can be iterated only once.');
     this.#started = true;
+    this.#followCallerSignal();
     const runTrace = this.#options.trace;
     if (runTrace) {
       runTrace.start();

@@ -24,8 +24,9 @@ import { type ResumeOptions, resumePolicy } from './resume.js';
 import { AgentRun } from './run.js';
 import type { OpenedStream, RunConnection } from './run-events.js';
 import { RunTrace, serverOf } from './run-trace.js';
+import type { AgentTransport, ProtocolVersion } from './sdk/agent-transport.js';
 import { sdkFetch } from './sdk/fetch.js';
-import { type AgentTransport, type ProtocolVersion, transportFor } from './sdk/transport.js';
+import { transportFor } from './sdk/transport.js';
 import { taskTransport } from './tasks.js';
 
 // A log line about a skipped event quotes at most this much of it.

@@ -4,8 +4,9 @@ import { checkProtocol, sendInVersion } from './agent-protocol.js';
 import { agentEndpoint } from './endpoint.js';
 import { toRunError } from './failure.js';
 import type { A2AProtocol } from './protocol/select.js';
+import type { AgentTransport, ProtocolVersion, TaskParams } from './sdk/agent-transport.js';
 import { sdkFetch } from './sdk/fetch.js';
-import { type AgentTransport, type ProtocolVersion, type TaskParams, transportFor } from './sdk/transport.js';
+import { transportFor } from './sdk/transport.js';
 
 export interface TaskCallOptions {
   /** Aborting cancels the request; it rejects with APIUserAbortError. */

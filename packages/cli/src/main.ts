@@ -1,10 +1,10 @@
+import { tracesWanted } from '@dataworkz/client/node-tracing';
 import { CommanderError } from 'commander';
 import { ExitCode } from './exit-codes.js';
 import { reportFailure } from './failure.js';
 import { createOutput } from './output.js';
 import { buildProgram, type ProgramResult } from './program.js';
 import type { CommandTracing } from './telemetry/traced-run.js';
-import { tracesWanted } from './telemetry/wanted.js';
 
 /** Runs the CLI with these arguments (without `node` and the script); resolves with the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -12,7 +12,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   for (const warning of wanted.warnings) process.stderr.write(`${warning}\n`);
   if (wanted.exporters.length === 0) return runProgram(argv);
   // The OpenTelemetry SDK loads only when traces are asked for, so other runs start as fast as before.
-  const tracing = (await import('./telemetry/traced-run.js')).startCommandTracing(wanted.exporters);
+  const tracing = await (await import('./telemetry/traced-run.js')).startCommandTracing(wanted.exporters);
   const onSigint = () => {
     // A command that handles Ctrl-C itself (a stream, a batch, the emulator) returns and is flushed below.
     if (process.listenerCount('SIGINT') > 1) return;

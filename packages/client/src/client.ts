@@ -1,6 +1,7 @@
 import { context as otelContext } from '@opentelemetry/api';
 import createClient, { type Client } from 'openapi-fetch';
 import type { BackoffOptions } from './core/backoff.js';
+import { limitBody } from './core/bounded-body.js';
 import {
   DataworkzError,
   InvalidParameterError,
@@ -8,25 +9,20 @@ import {
   ResponseTooLargeError,
 } from './core/errors.js';
 import type { Logger, LogLevel } from './core/logger.js';
+import { checkHeaderRecord, serializePath, serializeQuery } from './core/params.js';
 import type { Fetch } from './core/request-options.js';
 import type { TokenProvider } from './core/token-provider.js';
 import type { paths } from './generated/schema.js';
-import { guardBody } from './internal/body.js';
-import { limitBody } from './internal/bounded-body.js';
+import { guardBody, streamBody } from './internal/body.js';
 import { Credentials } from './internal/credentials.js';
-import type { Deadline } from './internal/deadline.js';
+import { dispatch } from './internal/dispatch.js';
 import { Log, resolveLogLevel } from './internal/log.js';
+import { checkMaxResponseBytes, checkMaxRetries, checkTimeout } from './internal/option-checks.js';
 import { Outgoing } from './internal/outgoing.js';
-import { checkHeaderRecord, serializePath, serializeQuery } from './internal/params.js';
 import { scrubAny } from './internal/redact.js';
+import type { SendFetch } from './internal/redirects.js';
 import { captureContentFromEnv } from './internal/telemetry.js';
-import {
-  checkMaxResponseBytes,
-  checkMaxRetries,
-  checkTimeout,
-  type SendFetch,
-  Transport,
-} from './internal/transport.js';
+import { Transport } from './internal/transport.js';
 import { Agents } from './resources/agents.js';
 import { Qna } from './resources/qna.js';
 
@@ -158,7 +154,7 @@ export class Dataworkz {
       querySerializer: serializeQuery,
       fetch: async (request) => {
         const { authorization } = await this.#credentials.grant();
-        const response = await this.#transport.dispatch(request, authorization, 1, otelContext.active());
+        const response = await dispatch(this.#transport, request, authorization, 1, otelContext.active());
         // openapi-fetch reads bodies whole: cap what it can read (an error body is cut, not failed).
         return response.ok
           ? limitBody(
@@ -200,7 +196,7 @@ export class Dataworkz {
       },
       (result, attempt) => {
         const response = stream
-          ? stopTimer(result.response, attempt.deadline)
+          ? streamBody(result.response, attempt.deadline)
           : guardBody(result.response, attempt.deadline, attempt.maxResponseBytes);
         this.#sentWith.set(response, attempt.authorization);
         return response;
@@ -236,12 +232,6 @@ function absoluteUrl(input: string | URL): URL {
   } catch {
     throw new InvalidParameterError('input', 'authorizedFetch needs an absolute http(s) URL.');
   }
-}
-
-/** The headers have come: the time-out stops; the caller's signal keeps governing the stream. */
-function stopTimer(response: Response, deadline: Deadline): Response {
-  deadline.stopTimer();
-  return response;
 }
 
 /** Whether a request body can be sent a second time (a stream is consumed by the first send). */

@@ -37,13 +37,12 @@ export {
   type ResolveOptions,
   UnknownNameError,
 } from './core/names.js';
+export { serializePath, serializeQuery } from './core/params.js';
 export type { Fetch, RequestOptions, RetryEvent } from './core/request-options.js';
 export type { TokenProvider } from './core/token-provider.js';
 export { type DocumentSource, documentIdOf } from './document-id.js';
 export { FilterExpression, type FilterValue, filter } from './filter.js';
 export type { components, operations, paths } from './generated/schema.js';
-export { serializePath, serializeQuery } from './internal/params.js';
-export type { AnsweredQuestion } from './internal/read-question.js';
 export { type Properties, parseProperties, serializeProperties } from './properties.js';
 export type { Agents, CardOptions, RespondParams } from './resources/agents.js';
 export type { AnswerParams, DocumentParams, Qna, SearchParams } from './resources/qna.js';

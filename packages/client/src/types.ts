@@ -46,3 +46,16 @@ export type QualityScore = Schemas['QualityScore'];
  * cast to this to read the others: `(hit as WithUnknownFields<SearchResultItem>).rank`, typed `unknown`.
  */
 export type WithUnknownFields<T> = T & { [key: string]: unknown };
+
+type ScoreName = Exclude<keyof QuestionRecord, 'llm_response' | 'llm_model'>;
+
+/**
+ * An answered question from the question history (beyond the published contract): its answer
+ * parsed, its model, and its quality scores (spelled as the service spells them) as numbers.
+ */
+export type AnsweredQuestion = {
+  /** The answer response, parsed from the JSON text the service keeps. */
+  llm_response: AnswerResponse;
+  /** The model that answered. */
+  llm_model?: string;
+} & { [K in ScoreName]?: number };

@@ -1,10 +1,9 @@
 import { createRequire } from 'node:module';
 import { Dataworkz, DataworkzError, type Logger } from '@dataworkz/client';
+import { startTracing, type Tracing, tracesWanted } from '@dataworkz/client/node-tracing';
 import { readConfig, USAGE, UsageError } from './config.js';
 import { resolveExposure } from './exposure.js';
 import { createDataworkzMcpServer } from './server.js';
-import type { Tracing } from './telemetry/sdk.js';
-import { tracesWanted } from './telemetry/wanted.js';
 import { startHttpServer } from './transports/http.js';
 import { serveStdio } from './transports/stdio.js';
 
@@ -23,8 +22,11 @@ async function startTracingIfAsked(): Promise<Tracing | undefined> {
   const wanted = tracesWanted(process.env);
   for (const warning of wanted.warnings) process.stderr.write(`dataworkz-mcp: ${warning}\n`);
   if (wanted.exporters.length === 0) return undefined;
-  const { startTracing } = await import('./telemetry/sdk.js');
-  return startTracing(wanted.exporters, { name: 'dataworkz-mcp', version });
+  return startTracing(wanted.exporters, {
+    name: 'dataworkz-mcp',
+    version,
+    stderr: (text) => process.stderr.write(text),
+  });
 }
 
 /** On SIGINT and SIGTERM: `stop`, then the traces left are exported, then exit. */

@@ -101,6 +101,7 @@ export function sseBody(
         : signal.aborted
           ? new APIUserAbortError(undefined, { cause: error })
           : new APIConnectionError('The connection to the agent stream broke off', { cause: error });
+    detach();
     reader.cancel(typed).catch(() => {});
     return typed;
   };
@@ -111,6 +112,8 @@ export function sseBody(
     stopTimer();
     reader.cancel(signal.reason).catch(() => {});
   };
+  // The signal outlives this body (a run's resumed attempts share it): the listener goes with the body.
+  const detach = () => signal.removeEventListener('abort', onAbort);
   if (signal.aborted) onAbort();
   else signal.addEventListener('abort', onAbort, { once: true });
 
@@ -153,6 +156,7 @@ export function sseBody(
             if (!result.done) return;
           }
           if (result.done) {
+            detach();
             controller.close();
             return;
           }
@@ -160,6 +164,7 @@ export function sseBody(
       },
       cancel(reason) {
         stopTimer();
+        detach();
         return reader.cancel(reason).catch(() => {});
       },
     },

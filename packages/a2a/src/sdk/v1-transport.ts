@@ -1,6 +1,6 @@
 import type { Transport } from '@a2a-js/sdk-v1/client';
+import type { AgentTransport, CallOptions, TaskParams } from './agent-transport.js';
 import type { SdkFetch } from './fetch.js';
-import type { AgentTransport, CallOptions, TaskParams } from './transport.js';
 import { messageToV1, streamEventFromV1, taskFromV1 } from './v1-adapter.js';
 
 // The v1.0 header names, as the SDK 1.x exports them (`A2A_VERSION_HEADER`, `HTTP_EXTENSION_HEADER`);

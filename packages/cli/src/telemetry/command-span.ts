@@ -1,3 +1,4 @@
+import { failSpan } from '@dataworkz/client/node-tracing';
 import { type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 
 const tracer = () => trace.getTracer('@dataworkz/cli');
@@ -31,10 +32,7 @@ export class CommandSpans {
           if (code !== 0) span.setStatus({ code: SpanStatusCode.ERROR, message: `exit code ${code}` });
           return outcome;
         } catch (error) {
-          // The error's name only: its message may quote what the service echoed of the question.
-          const type = error instanceof Error ? error.name : 'Error';
-          span.setAttribute('error.type', type);
-          span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+          failSpan(span, error);
           throw error;
         } finally {
           this.open = undefined;

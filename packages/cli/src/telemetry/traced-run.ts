@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
+import { startTracing, type TracesExporter } from '@dataworkz/client/node-tracing';
 import { CommandSpans } from './command-span.js';
-import { startTracing } from './sdk.js';
-import type { TracesExporter } from './wanted.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
@@ -14,8 +13,12 @@ export interface CommandTracing {
   shutdown(): Promise<void>;
 }
 
-export function startCommandTracing(exporters: readonly TracesExporter[]): CommandTracing {
-  const tracing = startTracing(exporters, { name: 'dataworkz', version });
+export async function startCommandTracing(exporters: readonly TracesExporter[]): Promise<CommandTracing> {
+  const tracing = await startTracing(exporters, {
+    name: 'dataworkz',
+    version,
+    stderr: (text) => process.stderr.write(text),
+  });
   const spans = new CommandSpans();
   return {
     run: (path, work) => spans.run(path, work),

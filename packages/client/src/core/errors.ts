@@ -1,4 +1,4 @@
-import { readBoundedText } from '../internal/bounded-body.js';
+import { readBoundedText } from './bounded-body.js';
 
 // Carried by every error of the family. Packages that stay free of dependencies (context-values)
 // mark their errors with it, and `instanceof DataworkzError` recognises them (and errors of another

@@ -1,5 +1,5 @@
-import { requireId } from '../internal/params.js';
 import { DataworkzError, InvalidParameterError } from './errors.js';
+import { requireId } from './params.js';
 import type { RequestOptions } from './request-options.js';
 
 /** A QnA system, an agent or an LLM configuration as the list endpoints name it (an LLM's name is its model). */

@@ -1,5 +1,5 @@
+import { limitBody } from '../core/bounded-body.js';
 import { ResponseTooLargeError } from '../core/errors.js';
-import { limitBody } from './bounded-body.js';
 import type { Deadline } from './deadline.js';
 
 /**
@@ -17,10 +17,24 @@ export function guardBody(response: Response, deadline: Deadline, maxBytes?: num
           maxBytes,
           () => new ResponseTooLargeError(response.status, response.headers, maxBytes),
         );
-  const source = limited.body;
+  return untilBodyEnds(limited, deadline, true);
+}
+
+/**
+ * A copy of a stream's `response` that no longer times out but still follows the caller's signal
+ * until its body ends or is cancelled, when the deadline lets go of that signal: a run's resumed
+ * attempts share one signal, and each would otherwise leave a listener on it.
+ */
+export function streamBody(response: Response, deadline: Deadline): Response {
+  deadline.stopTimer();
+  return untilBodyEnds(response, deadline, false);
+}
+
+function untilBodyEnds(response: Response, deadline: Deadline, classify: boolean): Response {
+  const source = response.body;
   if (source === null) {
     deadline.clear();
-    return limited;
+    return response;
   }
   const reader = source.getReader();
   const body = new ReadableStream<Uint8Array>({
@@ -35,7 +49,7 @@ export function guardBody(response: Response, deadline: Deadline, maxBytes?: num
         }
       } catch (error) {
         deadline.clear();
-        controller.error(deadline.classify(error));
+        controller.error(classify ? deadline.classify(error) : error);
       }
     },
     cancel(reason) {

@@ -1,5 +1,5 @@
 import { NotFoundError } from '../core/errors.js';
-import { isUuidShaped } from './params.js';
+import { isUuidShaped } from '../core/params.js';
 
 /**
  * A 404 for a path whose QnA system or agent id is not UUID-shaped gains a hint naming the resolver

@@ -1,22 +1,9 @@
 import { MalformedResponseError } from '../core/errors.js';
-import type { AnswerResponse, QuestionRecord } from '../types.js';
+import type { AnsweredQuestion, AnswerResponse, QuestionRecord } from '../types.js';
 import { readJson } from './read.js';
 import type { Attempt, AttemptResult } from './transport.js';
 
-type ScoreName = Exclude<keyof QuestionRecord, 'llm_response' | 'llm_model'>;
-
-/**
- * An answered question from the question history (beyond the published contract): its answer
- * parsed, its model, and its quality scores (spelled as the service spells them) as numbers.
- */
-export type AnsweredQuestion = {
-  /** The answer response, parsed from the JSON text the service keeps. */
-  llm_response: AnswerResponse;
-  /** The model that answered. */
-  llm_model?: string;
-} & { [K in ScoreName]?: number };
-
-const scoreNames: ScoreName[] = [
+const scoreNames: Exclude<keyof AnsweredQuestion, 'llm_response' | 'llm_model'>[] = [
   'retrival_relevance',
   'retrival_context_recall',
   'generation_relevance',

@@ -1,3 +1,4 @@
+import { readBoundedText } from '../core/bounded-body.js';
 import {
   excerpt,
   MalformedResponseError,
@@ -5,7 +6,6 @@ import {
   ResponseTooLargeError,
   readString,
 } from '../core/errors.js';
-import { readBoundedText } from './bounded-body.js';
 import type { Attempt, AttemptResult } from './transport.js';
 
 // How much of a body that is not JSON a MalformedResponseError keeps, to show what came instead.

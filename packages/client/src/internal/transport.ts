@@ -1,4 +1,3 @@
-import type { Context } from '@opentelemetry/api';
 import type { WithResponse } from '../core/api-promise.js';
 import { type BackoffOptions, retryDelay } from '../core/backoff.js';
 import {
@@ -8,29 +7,20 @@ import {
   type DataworkzError,
   errorFromResponse,
   findRequestId,
-  InvalidParameterError,
   type Redactor,
-  RedirectError,
 } from '../core/errors.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { CallerFailure, callerCode } from './caller-failure.js';
 import type { Credentials, Grant } from './credentials.js';
 import { type CallSite, classifyFailure, Deadline, sleep } from './deadline.js';
+import { dispatch, type Exchange } from './dispatch.js';
 import type { Log } from './log.js';
+import { checkCallOptions } from './option-checks.js';
 import { Outgoing } from './outgoing.js';
-import { checkHeaderRecord } from './params.js';
-import { redactHeaders, redactUrl, scrubAny } from './redact.js';
-import {
-  CallTrace,
-  type CallTraceInfo,
-  type CallTraceSite,
-  injectTraceHeaders,
-  serverAttributes,
-} from './telemetry.js';
+import { scrubAny } from './redact.js';
+import type { SendFetch } from './redirects.js';
+import { CallTrace, type CallTraceInfo, type CallTraceSite, serverAttributes } from './telemetry.js';
 import { TimeoutBuckets } from './timeout-buckets.js';
-
-/** How the pipeline calls fetch: with a URL and init, so no Request is built twice per call. */
-export type SendFetch = (url: string, init: RequestInit) => Promise<Response>;
 
 /** What one attempt hands to openapi-fetch. */
 export interface AttemptInit {
@@ -96,25 +86,20 @@ export interface TransportConfig {
 
 const NO_OPTIONS: RequestOptions = {};
 const DEFAULT_PLAN: CallPlan = {};
-/**
- * The most redirect hops one request follows; the next redirect is a RedirectError. Kept small: each
- * hop resends the credential (on the same origin) and the body, and a loop should fail fast.
- */
-const MAX_REDIRECTS = 5;
-// How much of each hop a RedirectError's message shows: a Location may be as long as a server likes.
-const MAX_HOP_LABEL_CHARS = 120;
-// Never forwarded to another origin by a redirect: what the log redaction treats as credentials.
-const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'api-key'];
 const RETRYABLE_STATUS = new Set([408, 409, 429]);
 
 /** The request pipeline: credentials, redirects, time-outs, retries, typed errors and logging. */
-export class Transport {
+export class Transport implements Exchange {
   readonly config: TransportConfig;
+  readonly fetch: SendFetch;
+  readonly log: Log;
   readonly #buckets = new TimeoutBuckets();
   readonly #server: CallTraceSite['server'];
 
   constructor(config: TransportConfig) {
     this.config = config;
+    this.fetch = config.fetch;
+    this.log = config.log;
     this.#server = serverAttributes(new URL(config.origin));
   }
 
@@ -131,17 +116,9 @@ export class Transport {
     options: RequestOptions = NO_OPTIONS,
     plan: CallPlan = DEFAULT_PLAN,
   ): Promise<WithResponse<T>> {
-    const maxRetries = options.maxRetries ?? this.config.maxRetries;
-    const timeout = options.timeout ?? this.config.timeout;
-    const callMaxResponseBytes = options.maxResponseBytes;
-    const maxResponseBytes = callMaxResponseBytes ?? this.config.maxResponseBytes;
     // The client's own values were checked when it was made; only a call's overrides need it.
-    if (options !== NO_OPTIONS) {
-      if (options.maxRetries !== undefined) checkMaxRetries(maxRetries);
-      if (options.timeout !== undefined) checkTimeout(timeout);
-      if (callMaxResponseBytes !== undefined) checkMaxResponseBytes(maxResponseBytes);
-      if (options.headers !== undefined) checkHeaderRecord(options.headers);
-    }
+    if (options !== NO_OPTIONS) checkCallOptions(options);
+    const timeout = options.timeout ?? this.config.timeout;
     const site: CallSite = {
       operation,
       origin: plan.origin ?? this.config.origin,
@@ -202,7 +179,7 @@ export class Transport {
             callTrace.attempt();
             let response: Response;
             try {
-              response = await this.dispatch(request, sent.authorization, attempt, callTrace.context);
+              response = await dispatch(this, request, sent.authorization, attempt, callTrace.context);
             } catch (error) {
               callTrace.attemptEnded(undefined, error);
               throw error;
@@ -292,156 +269,12 @@ export class Transport {
     }
   }
 
-  /**
-   * One HTTP exchange with the credential set; follows redirects itself so the credential never
-   * reaches another origin. Logs a debug line per exchange.
-   */
-  async dispatch(
-    input: Request | Outgoing,
-    authorization: string,
-    attempt: number,
-    traceContext: Context,
-  ): Promise<Response> {
-    const request = input instanceof Outgoing ? input : await Outgoing.from(input);
-    request.headers.set('authorization', authorization);
-    injectTraceHeaders(traceContext, request.headers);
-    const { log } = this.config;
-    if (!log.enabled('debug')) return this.follow(request, authorization);
-    const started = performance.now();
-    const url = redactUrl(request.url);
-    let response: Response;
-    try {
-      response = await this.follow(request, authorization);
-    } catch (error) {
-      const durationMs = Math.round(performance.now() - started);
-      callerCode(() =>
-        log.debug(`${request.method} ${url} failed (attempt ${attempt}, ${durationMs} ms)`, {
-          method: request.method,
-          url,
-          attempt,
-          durationMs,
-          error: error instanceof Error ? error.name : typeof error,
-        }),
-      );
-      throw error;
-    }
-    const durationMs = Math.round(performance.now() - started);
-    try {
-      callerCode(() =>
-        log.debug(`${request.method} ${url} ${response.status} (attempt ${attempt}, ${durationMs} ms)`, {
-          method: request.method,
-          url,
-          status: response.status,
-          attempt,
-          durationMs,
-          headers: redactHeaders(request.headers),
-        }),
-      );
-    } catch (error) {
-      response.body?.cancel().catch(() => {});
-      throw error;
-    }
-    return response;
-  }
-
   /** Removes the credential `authorization` carries, and every other one the client knows, from a value. */
   redactorFor(authorization: string | undefined): Redactor {
     // The secrets are looked up when something is redacted: most attempts never redact anything.
     const { credentials } = this.config;
     return (value) => scrubAny(value, credentials.secretsFor(authorization));
   }
-
-  private async follow(request: Outgoing, authorization: string): Promise<Response> {
-    const fetchImpl = this.config.fetch;
-    const { signal } = request;
-    let { url, method, headers, body } = request;
-    // The URLs redirected to, for the message should the chain run past MAX_REDIRECTS.
-    const hops: string[] = [];
-    for (;;) {
-      const init: RequestInit & { duplex?: 'half' } = { method, headers, body, signal, redirect: 'manual' };
-      // A streamed body needs half-duplex and cannot be replayed on a redirect.
-      if (body instanceof ReadableStream) init.duplex = 'half';
-      const response = await fetchImpl(url, init);
-      if (response.type === 'opaqueredirect') {
-        // Browsers hide manual redirects; their own following drops credentials across origins.
-        return fetchImpl(url, { ...init, redirect: 'follow' });
-      }
-      const location = isRedirect(response.status) ? response.headers.get('location') : null;
-      if (location === null) return response;
-      const keepsBody = response.status === 307 || response.status === 308;
-      if (keepsBody && body instanceof ReadableStream) return response;
-      await response.body?.cancel();
-      const target = redirectTarget(response.status, location, url);
-      if (hops.length >= MAX_REDIRECTS) {
-        const redact = this.redactorFor(authorization);
-        throw tooManyRedirects(response.status, request.url, hops, target, redact);
-      }
-      headers = new Headers(headers);
-      if (target.origin !== new URL(url).origin) {
-        for (const name of CREDENTIAL_HEADERS) headers.delete(name);
-      }
-      if (!keepsBody) {
-        headers.delete('content-type');
-        headers.delete('content-length');
-        body = null;
-        if (method !== 'HEAD') method = 'GET';
-      }
-      url = target.href;
-      hops.push(url);
-    }
-  }
-}
-
-/**
- * The RedirectError for a chain longer than MAX_REDIRECTS, naming each hop by its path (and origin,
- * where it leaves the first one). Queries, fragments and user info are left out, as they may carry a
- * key; a credential the server put in a path is redacted before the path is shortened.
- */
-function tooManyRedirects(
-  status: number,
-  start: string,
-  hops: readonly string[],
-  next: URL,
-  redact: Redactor,
-): RedirectError {
-  const { origin } = new URL(start);
-  const label = (url: URL): string => {
-    const text = redact(url.origin === origin ? url.pathname : `${url.origin}${url.pathname}`);
-    let decoded = text;
-    try {
-      decoded = decodeURIComponent(text);
-    } catch {}
-    // A credential the server percent-encoded is still the credential.
-    if (redact(decoded) !== decoded) return '[redacted]';
-    return text.length > MAX_HOP_LABEL_CHARS ? `${text.slice(0, MAX_HOP_LABEL_CHARS)}…` : text;
-  };
-  const chain = [start, ...hops].map((url) => label(new URL(url))).join(' → ');
-  return new RedirectError(
-    status,
-    `Too many redirects (the client follows at most ${MAX_REDIRECTS}): ${chain}, ` +
-      `then a ${status} to ${label(next)}, not followed.`,
-  );
-}
-
-/** Where a redirect leads: only an http(s) URL is followed (fetch would read a `data:` URL itself). */
-function redirectTarget(status: number, location: string, from: string): URL {
-  let target: URL;
-  try {
-    target = new URL(location, from);
-  } catch {
-    throw new RedirectError(status, `The server redirected (${status}) to a Location that is not a URL.`);
-  }
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-    throw new RedirectError(
-      status,
-      `The server redirected (${status}) to a ${target.protocol} URL; only http and https redirects are followed.`,
-    );
-  }
-  return target;
-}
-
-function isRedirect(status: number): boolean {
-  return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 }
 
 /** Whether a failed attempt may be retried: connection problems, 408/409/429/5xx, or `x-should-retry`. */
@@ -461,25 +294,4 @@ function withAttempts(error: DataworkzError, attempts: number): DataworkzError {
 
 function describe(error: DataworkzError): string {
   return error instanceof APIError ? `status ${error.status}` : error.name;
-}
-
-export function checkTimeout(timeout: unknown, name = 'timeout'): asserts timeout is number {
-  if (!(typeof timeout === 'number' && timeout > 0)) {
-    throw new InvalidParameterError(name, `${name} must be a positive number of milliseconds.`);
-  }
-}
-
-export function checkMaxRetries(maxRetries: unknown): asserts maxRetries is number {
-  if (!Number.isInteger(maxRetries) || (maxRetries as number) < 0) {
-    throw new InvalidParameterError('maxRetries', 'maxRetries must be a non-negative integer.');
-  }
-}
-
-export function checkMaxResponseBytes(value: unknown): asserts value is number {
-  if (!(typeof value === 'number' && value > 0)) {
-    throw new InvalidParameterError(
-      'maxResponseBytes',
-      'maxResponseBytes must be a positive number of bytes.',
-    );
-  }
 }

@@ -8,9 +8,9 @@ import {
   requireIdOrName,
   requireIdsOrNames,
 } from '../core/names.js';
+import { isUuidShaped, requireId, requireString, withoutUndefined } from '../core/params.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { checkHistory } from '../internal/conversation.js';
-import { isUuidShaped, requireId, requireString, withoutUndefined } from '../internal/params.js';
 import { readAgentResponse, readJson } from '../internal/read.js';
 import { type Properties, serializeProperties } from '../properties.js';
 import type {

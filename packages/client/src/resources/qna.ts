@@ -8,16 +8,17 @@ import {
   requireIdOrName,
   requireIdsOrNames,
 } from '../core/names.js';
+import { optionalString, requireId, requireString, withoutUndefined } from '../core/params.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { type DocumentSource, documentIdOf } from '../document-id.js';
 import { FilterExpression } from '../filter.js';
 import { guardBody } from '../internal/body.js';
 import { checkHistory } from '../internal/conversation.js';
-import { optionalString, requireId, requireString, withoutUndefined } from '../internal/params.js';
 import { readJson, readQueryResult } from '../internal/read.js';
-import { type AnsweredQuestion, readAnsweredQuestion } from '../internal/read-question.js';
+import { readAnsweredQuestion } from '../internal/read-question.js';
 import { type Properties, serializeProperties } from '../properties.js';
 import type {
+  AnsweredQuestion,
   AnswerResponse,
   ConversationMessage,
   FilterList,

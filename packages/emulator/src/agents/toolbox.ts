@@ -2,7 +2,8 @@ import { type Customer, customers, type Order } from '../data/commerce.js';
 import type { QnaSystem } from '../data/model.js';
 import { sha1Hex } from '../neutral/crypto.js';
 import type { FilterExpression } from '../qna/filter.js';
-import type { Hit, Retriever } from '../qna/retriever.js';
+import type { Hit } from '../qna/hit.js';
+import type { Retriever } from '../qna/retriever.js';
 import type { OrderBook } from './order-book.js';
 import type { AgentStep } from './step.js';
 

@@ -1,5 +1,5 @@
 import type { QnaSystem } from '../data/model.js';
-import type { Hit, Passage } from './retriever.js';
+import type { Hit, Passage } from './hit.js';
 import { normaliseTerm } from './retriever.js';
 
 /** The normalised terms of a text (numbers such as `2.0` stay whole). */

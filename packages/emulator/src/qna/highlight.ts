@@ -1,4 +1,5 @@
-import { normaliseTerm, type Passage } from './retriever.js';
+import type { Passage } from './hit.js';
+import { normaliseTerm } from './retriever.js';
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 

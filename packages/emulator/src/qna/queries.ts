@@ -8,10 +8,11 @@ import type { ChatTurn } from './conversation.js';
 import { extractFilters, FilterError, type FilterExpression, formatFilter, parseFilter } from './filter.js';
 import { retrievalQuery } from './follow-up.js';
 import { queryTerms } from './highlight.js';
+import type { Hit } from './hit.js';
 import { type ProbeStep, probeTree, timed } from './probe.js';
 import { countResults, objectWithList, resultItemJson } from './results.js';
 import { retrievalSettings } from './retrieval-settings.js';
-import type { Hit, Retriever } from './retriever.js';
+import type { Retriever } from './retriever.js';
 
 export interface QueryInput {
   question: string;

@@ -1,4 +1,4 @@
-import type { Hit } from './retriever.js';
+import type { Hit } from './hit.js';
 
 /**
  * What two passages share when one repeats the other: their text, lower-cased, with version numbers

@@ -1,6 +1,6 @@
 import type { DocumentFormat, QnaSystem } from '../data/model.js';
 import { highlight } from './highlight.js';
-import type { Hit, Passage } from './retriever.js';
+import type { Hit, Passage } from './hit.js';
 import { sourceUri } from './source-uri.js';
 
 /** The search result `type` of each stored format: Word files are `word`, web pages `link`. */

@@ -1,26 +1,12 @@
 import MiniSearch from 'minisearch';
-import type { CorpusDocument, QnaSystem } from '../data/model.js';
+import type { QnaSystem } from '../data/model.js';
 import { checkEmbeddings, type EmbeddingModel, type Ranking } from '../embedding/model.js';
 import { loadWordVectors } from '../embedding/word-vectors.js';
 import { type FilterExpression, matchesFilter } from './filter.js';
+import type { Hit, Passage } from './hit.js';
 import { type PassageSpace, passageSpace, project } from './passage-space.js';
 import { demoteRepeats, repeatKey } from './repeats.js';
 import { Speller } from './spelling.js';
-
-/** One indexed paragraph of a document. */
-export interface Passage {
-  id: number;
-  document: CorpusDocument;
-  text: string;
-  /** Equal for passages that repeat one another (see repeats.ts). */
-  repeatKey: string;
-}
-
-export interface Hit {
-  passage: Passage;
-  /** From 0 to 1. */
-  score: number;
-}
 
 const stopWords = new Set(
   'a an and are as at be by can do does for from has have how i if in is it its me my of on or our so that the their then there this to was we what when where which who why will with you your'.split(

@@ -1,5 +1,6 @@
+import { failSpan } from '@dataworkz/client/node-tracing';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 
 /** What a tool call brings that the span uses: its JSON-RPC id and `_meta` (which may carry `traceparent`). */
 export interface ToolCallInfo {
@@ -35,10 +36,7 @@ export function inToolSpan(
       try {
         return await work();
       } catch (error) {
-        // The error's name only: its message may quote what the service echoed of the question.
-        const type = error instanceof Error ? error.name : 'Error';
-        span.setAttribute('error.type', type);
-        span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+        failSpan(span, error);
         throw error;
       } finally {
         span.end();

@@ -1,5 +1,4 @@
-// Twin of cli/src/telemetry/wanted.ts (the two commands share no internal package): change both.
-/** The trace exporters this program can set up from the standard OpenTelemetry variables. */
+/** The trace exporters a program can set up from the standard OpenTelemetry variables. */
 export type TracesExporter = 'otlp' | 'console';
 
 /** What the environment asks for: the exporters (none: tracing stays off) and what to warn about. */
@@ -16,7 +15,7 @@ const known = new Set<string>(['otlp', 'console', 'none']);
  * (`none` turns them off); unset, an OTLP endpoint variable alone means `otlp`. Nothing is exported
  * unless asked, unlike the SDK's own default of `otlp`: a command-line tool must not start sending.
  */
-export function tracesWanted(env: NodeJS.ProcessEnv): TracesWanted {
+export function tracesWanted(env: Readonly<Record<string, string | undefined>>): TracesWanted {
   const warnings: string[] = [];
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return { exporters: [], warnings };
   const names = (env.OTEL_TRACES_EXPORTER ?? '')

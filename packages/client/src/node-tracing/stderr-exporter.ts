@@ -1,4 +1,3 @@
-// Twin of cli/src/telemetry/stderr-exporter.ts (the two commands share no internal package): change both.
 import { ExportResultCode, hrTimeToMicroseconds } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
 
@@ -7,6 +6,13 @@ import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
  * carries the command's output (and the MCP protocol). One JSON line per span.
  */
 export class StderrSpanExporter implements SpanExporter {
+  readonly #write: (text: string) => void;
+
+  /** `write`: the program's stderr. */
+  constructor(write: (text: string) => void) {
+    this.#write = write;
+  }
+
   export(spans: ReadableSpan[], done: (result: { code: ExportResultCode }) => void): void {
     for (const span of spans) {
       const { traceId, spanId } = span.spanContext();
@@ -23,7 +29,7 @@ export class StderrSpanExporter implements SpanExporter {
         events: span.events.map((event) => ({ name: event.name, attributes: event.attributes })),
         scope: span.instrumentationScope.name,
       };
-      process.stderr.write(`${JSON.stringify(line)}\n`);
+      this.#write(`${JSON.stringify(line)}\n`);
     }
     done({ code: ExportResultCode.SUCCESS });
   }

@@ -1,4 +1,3 @@
-// Twin of mcp/src/telemetry/sdk.ts (the two commands share no internal package): change both.
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -13,35 +12,40 @@ import { BatchSpanProcessor, type SpanExporter, TracerProvider } from '@opentele
 import { StderrSpanExporter } from './stderr-exporter.js';
 import type { TracesExporter } from './wanted.js';
 
+// How long exporting what is left may hold the exit when the collector is slow or gone.
+const SHUTDOWN_LIMIT_MS = 5_000;
+
+function exporterOf(name: TracesExporter, stderr: (text: string) => void): SpanExporter {
+  // The OTLP exporter reads its endpoint, headers and time-out from the OTEL_EXPORTER_OTLP_* variables.
+  return name === 'otlp' ? new OTLPTraceExporter() : new StderrSpanExporter(stderr);
+}
+
+/** The program whose spans are exported. */
+export interface TracedProgram {
+  /** `service.name` (`OTEL_SERVICE_NAME` wins). */
+  name: string;
+  /** `service.version`. */
+  version: string;
+  /** The program's stderr: the `console` exporter's lines and export failures go there. */
+  stderr: (text: string) => void;
+}
+
 /** The registered SDK: `shutdown` exports what is left and stops. */
 export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-// How long exporting what is left may hold the exit when the collector is slow or gone.
-const SHUTDOWN_LIMIT_MS = 5_000;
-
-function exporterOf(name: TracesExporter): SpanExporter {
-  // The OTLP exporter reads its endpoint, headers and time-out from the OTEL_EXPORTER_OTLP_* variables.
-  return name === 'otlp' ? new OTLPTraceExporter() : new StderrSpanExporter();
-}
-
-/**
- * Registers the global tracer provider (batching to the exporters), the W3C trace-context and baggage
- * propagator and an AsyncLocalStorage context manager, as an application does, so the clients' spans
- * nest under this program's and their requests carry `traceparent`.
- */
-export function startTracing(
-  exporters: readonly TracesExporter[],
-  service: { name: string; version: string },
-): Tracing {
+/** What `startTracing` does once the SDK is loaded: see there. */
+export function registerTracing(exporters: readonly TracesExporter[], program: TracedProgram): Tracing {
   const resource = defaultResource()
-    .merge(resourceFromAttributes({ 'service.name': service.name, 'service.version': service.version }))
+    .merge(resourceFromAttributes({ 'service.name': program.name, 'service.version': program.version }))
     // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win over the defaults.
     .merge(detectResources({ detectors: [envDetector] }));
   const provider = new TracerProvider({
     resource,
-    spanProcessors: exporters.map((name) => new BatchSpanProcessor({ exporter: exporterOf(name) })),
+    spanProcessors: exporters.map(
+      (name) => new BatchSpanProcessor({ exporter: exporterOf(name, program.stderr) }),
+    ),
   });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(
@@ -52,15 +56,17 @@ export function startTracing(
   return {
     shutdown() {
       stopped ??= (async () => {
-        let timer: NodeJS.Timeout | undefined;
+        let timer: ReturnType<typeof setTimeout> | undefined;
         const limit = new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, SHUTDOWN_LIMIT_MS).unref();
+          timer = setTimeout(resolve, SHUTDOWN_LIMIT_MS);
+          // The limit must not hold the exit by itself.
+          (timer as { unref?: () => void }).unref?.();
         });
         const flushed = provider
           .forceFlush()
           .then(() => provider.shutdown())
           .catch((error: unknown) => {
-            process.stderr.write(
+            program.stderr(
               `Exporting traces failed: ${error instanceof Error ? error.message : String(error)}\n`,
             );
           });

@@ -1,4 +1,4 @@
-import { DataworkzError, InvalidParameterError } from '../core/errors.js';
+import { DataworkzError, InvalidParameterError } from './errors.js';
 
 // Lone UTF-16 surrogates cannot be percent-encoded (encodeURIComponent throws on them).
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
