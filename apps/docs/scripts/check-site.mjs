@@ -57,9 +57,13 @@ let exportCount = 0;
 for (const dir of await readdir(packagesDir)) {
   const manifest = JSON.parse(await readFile(join(packagesDir, dir, 'package.json'), 'utf8'));
   if (manifest.private) continue;
-  const declarations = join(packagesDir, dir, 'dist', 'index.d.ts');
+  // Every entry of the package's exports map that has types: the main one and any subpath.
+  const entries = Object.values(manifest.exports ?? {})
+    .map((target) => (typeof target === 'object' && target !== null ? target.types : undefined))
+    .filter((types) => typeof types === 'string')
+    .map((types) => join(packagesDir, dir, types));
   const reference = join(site, 'reference', 'api', ...manifest.name.split('/'));
-  if (!existsSync(declarations) || !existsSync(reference)) {
+  if (entries.length === 0 || entries.some((entry) => !existsSync(entry)) || !existsSync(reference)) {
     problems.push(`${manifest.name}: no built declarations or no reference pages`);
     continue;
   }
@@ -70,10 +74,15 @@ for (const dir of await readdir(packagesDir)) {
     for (const match of text.matchAll(/^#+ (?:~~)?([A-Za-z_$][\w$]*)/gm)) documented.add(match[1]);
     for (const match of text.matchAll(/\[([A-Za-z_$][\w$]*)\]\(/g)) documented.add(match[1]);
   }
-  for (const name of exportsOf(declarations)) {
-    exportCount++;
-    if (name !== 'default' && !documented.has(name))
-      problems.push(`${manifest.name}: export ${name} is not in the API reference`);
+  for (const entry of entries) {
+    for (const name of exportsOf(entry)) {
+      exportCount++;
+      if (name !== 'default' && !documented.has(name)) {
+        problems.push(
+          `${manifest.name} (${relative(packagesDir, entry)}): export ${name} is not in the API reference`,
+        );
+      }
+    }
   }
 }
 

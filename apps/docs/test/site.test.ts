@@ -79,7 +79,7 @@ describe('the documentation site in Chromium', () => {
     await guide.page.screenshot({ path: `${shots}guide.png` });
     expect(guide.errors).toEqual([]);
     await guide.page.close();
-    const api = await open('/reference/api/@dataworkz/client/classes/Dataworkz');
+    const api = await open('/reference/api/@dataworkz/client/index/classes/Dataworkz');
     expect((await api.page.locator('.vp-doc h1').textContent()) ?? '').toContain('Dataworkz');
     // The client's two resources, as rows of its properties table.
     const cells = await api.page.locator('.vp-doc td').allTextContents();
