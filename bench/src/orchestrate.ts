@@ -210,7 +210,9 @@ function merge(results: readonly SectionResult[]): SectionResult {
 }
 
 async function sizeAndImport(runtime: Runtime, plan: Plan, withSizes: boolean): Promise<SectionResult> {
-  const sizes = withSizes ? await measureSizes(measuredPackages) : { measurements: [], notes: [] };
+  const sizes = withSizes
+    ? await measureSizes(measuredPackages, plan.sizeBrotliQuality)
+    : { measurements: [], notes: [] };
   const imports = await measureImportTimes(measuredPackages, plan.importRuns, runtime.execPath);
   return {
     measurements: [...sizes.measurements, ...imports.measurements],

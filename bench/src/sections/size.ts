@@ -9,7 +9,10 @@ const withoutDeps = 'min+brotli, without dependencies';
 const withDeps = 'min+brotli, with dependencies';
 
 /** Minified, brotli-compressed bundle sizes of each package, alone and with everything it imports. */
-export async function measureSizes(packages: readonly MeasuredPackage[]): Promise<SectionResult> {
+export async function measureSizes(
+  packages: readonly MeasuredPackage[],
+  brotliQuality: number,
+): Promise<SectionResult> {
   const alone: Measurement[] = [];
   const bundled: Measurement[] = [];
   const notes: string[] = [];
@@ -21,11 +24,16 @@ export async function measureSizes(packages: readonly MeasuredPackage[]): Promis
         metric: withoutDeps,
         subject: pkg.name,
         unit: 'KiB',
-        samples: [await bundleSize(pkg, entry, false)],
+        samples: [await bundleSize(pkg, entry, false, brotliQuality)],
       });
-      const withAll = await bundleSize(pkg, entry, true);
+      const withAll = await bundleSize(pkg, entry, true, brotliQuality);
       if (pkg.baseline) {
-        const baselineSize = await bundleSize(pkg, `export * from '${pkg.baseline.specifier}';`, true);
+        const baselineSize = await bundleSize(
+          pkg,
+          `export * from '${pkg.baseline.specifier}';`,
+          true,
+          brotliQuality,
+        );
         bundled.push(
           {
             section,
@@ -51,6 +59,7 @@ async function bundleSize(
   pkg: MeasuredPackage,
   contents: string,
   withDependencies: boolean,
+  brotliQuality: number,
 ): Promise<number> {
   const result = await build({
     stdin: { contents, resolveDir: pkg.dir, loader: 'js' },
@@ -65,5 +74,7 @@ async function bundleSize(
   });
   const code = result.outputFiles[0]?.contents;
   if (!code) throw new Error(`esbuild produced no output for ${pkg.name}`);
-  return brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length / 1024;
+  return (
+    brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality } }).length / 1024
+  );
 }
