@@ -16,6 +16,8 @@ import { writeAnswer } from './http/node-response.js';
 import { resolveLimits } from './limits.js';
 import { utf8 } from './neutral/bytes.js';
 import { checkOptions, type EmulatorOptions } from './options.js';
+import { readCassette } from './record/cassette-file.js';
+import { RecordSession } from './record/session.js';
 import { createService, type DatasetStep, type Service } from './service.js';
 
 export interface Emulator extends EmulatorControls {
@@ -23,9 +25,13 @@ export interface Emulator extends EmulatorControls {
   readonly url: string;
   /** The console's address (`{url}/console`; on every interface, at 127.0.0.1) with `console: true`, else undefined. */
   readonly consoleUrl: string | undefined;
-  /** Stops listening and closes every open connection and stream. */
+  /** Whether API requests are answered by the emulator, forwarded and recorded, or replayed from a cassette. */
+  readonly mode: EmulatorMode;
+  /** Stops listening and closes every open connection and stream (and, recording, the cassette). */
   close(): Promise<void>;
 }
+
+export type EmulatorMode = 'emulating' | 'recording' | 'replaying';
 
 /** Starts the emulator on plain node:http and resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
@@ -42,12 +48,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const exchanges = options.console ? new ExchangeLog(resolveLimits(options.limits)) : undefined;
   // The sentence encoder leads the default ranking when its optional packages are installed.
   const encoder = options.embed === undefined ? sentenceEncoderModel() : Promise.resolve(undefined);
-  const service = createService(options, addData, exchanges, encoder);
+  // A cassette file is read before anything listens: a bad one fails the start, not the first request.
+  const replay = typeof options.replay === 'string' ? await readCassette(options.replay) : options.replay;
+  const service = createService({ ...options, replay }, addData, exchanges, encoder);
+  const mode: EmulatorMode = options.record ? 'recording' : replay ? 'replaying' : 'emulating';
   // Read before listening, so the console answers from the first request.
   const assets = exchanges ? await loadAssets() : undefined;
   const version = exchanges ? await packageVersion() : '';
   await service.ready;
   const { limits, log } = service;
+  const recording = options.record
+    ? await RecordSession.start(options.record, options.cassette ?? '', limits.maxBodyBytes, log, () => {})
+    : undefined;
   let url = '';
   let consoleContext: ConsoleContext | undefined;
 
@@ -60,8 +72,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       connectionsCheckingInterval: Math.min(1000, headersTimeout),
     },
     (req, res) => {
-      const headers = headersOf(req);
       const target = req.url ?? '/';
+      if (recording && target.startsWith('/api/')) {
+        recording.handle(req, res, target);
+        return;
+      }
+      const headers = headersOf(req);
       const handled =
         consoleContext && isConsolePath(target.split('?')[0] ?? '')
           ? answerConsole(consoleContext, req, res, headers)
@@ -104,10 +120,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   return withControls(service, {
     url,
     consoleUrl,
+    mode,
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await Promise.all([closed, service.closeAll()]);
+      await recording?.close();
     },
   });
 }

@@ -1,6 +1,7 @@
 import { providedValuesUri } from './a2a/provided-values.js';
 import { A2AServer } from './a2a/stream.js';
 import { getAgentCard, listAgentLlmProviders, listAgents, respondToAgent } from './agents/handlers.js';
+import { Replayer } from './cassette/replay.js';
 import type { ExchangeLog } from './console/exchange-log.js';
 import type { Dataset } from './dataset.js';
 import type { EmbeddingModel } from './embedding/model.js';
@@ -146,6 +147,11 @@ export function createService(
     },
   };
   const questions = new QuestionHistory(limits);
+  // A cassette file has been read into an object by the node:http adapter before it gets here.
+  const replayer =
+    typeof options.replay === 'object'
+      ? new Replayer(options.replay, { speed: options.replaySpeed, ignore: options.replayIgnore })
+      : undefined;
   // Each exchange in progress, with the promise of its end.
   const active = new Map<Closing, Promise<void>>();
   let requestCounter = 0;
@@ -189,6 +195,21 @@ export function createService(
       );
       const isControl = path.startsWith(controlPrefix);
       const received = await incoming.readBody(limits.maxBodyBytes);
+      if (replayer && path.startsWith('/api/') && method !== 'OPTIONS') {
+        if (received.refusal) throw received.refusal;
+        recorder.record(method, path, rawQuery, headers, received.bytes, received.size);
+        const replayed = replayer.replay(method, incoming.target, fromUtf8(received.bytes), (listener) =>
+          closing.on(listener),
+        );
+        if (replayed.answer) {
+          reply.answer(replayed.answer);
+          return;
+        }
+        if (options.replayFallback !== 'emulate') {
+          reply.json(replayed.miss.status, replayed.miss.body);
+          return;
+        }
+      }
       // Only requests with valid credentials are kept: anyone can send the others, as large as they like.
       if (!isControl && refusal === undefined) {
         recorder.record(method, path, rawQuery, headers, received.bytes, received.size);
