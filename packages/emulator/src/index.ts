@@ -20,6 +20,13 @@ export { createEmulator, type InProcessEmulator, type InProcessOptions } from '.
 export type { EmulatorLimits } from './limits.js';
 export type { EmulatorLogger } from './logger.js';
 export type { EmulatorOptions } from './options.js';
+export {
+  type EmulatorState,
+  type SavedSystem,
+  StateFormatError,
+  stateFormat,
+  stateVersion,
+} from './saved-state/snapshot.js';
 export { seed } from './seed.js';
 export type { Emulator, EmulatorMode } from './server.js';
 

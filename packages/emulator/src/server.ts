@@ -18,6 +18,7 @@ import { utf8 } from './neutral/bytes.js';
 import { checkOptions, type EmulatorOptions } from './options.js';
 import { readCassette } from './record/cassette-file.js';
 import { RecordSession } from './record/session.js';
+import { readStateFolder, writeStateFolder } from './saved-state/folder.js';
 import { createService, type DatasetStep, type Service } from './service.js';
 
 export interface Emulator extends EmulatorControls {
@@ -37,25 +38,37 @@ export type EmulatorMode = 'emulating' | 'recording' | 'replaying';
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   checkOptions(options);
   const data = options.data;
-  const addData: DatasetStep | undefined = data
-    ? async (dataset) => {
-        const loaded = await loadDataDirectory(data, dataset.account);
-        dataset.systems = loaded.replaceSeededSystems
-          ? loaded.systems
-          : [...dataset.systems, ...loaded.systems];
-      }
-    : undefined;
+  // Read before anything is built: a bad state folder fails the start with the file at fault.
+  const imported = options.import === undefined ? undefined : await readStateFolder(options.import);
+  const addData: DatasetStep | undefined =
+    data || imported
+      ? async (dataset) => {
+          if (data) {
+            const loaded = await loadDataDirectory(data, dataset.account);
+            dataset.systems = loaded.replaceSeededSystems
+              ? loaded.systems
+              : [...dataset.systems, ...loaded.systems];
+          }
+          // The exported systems are those served then, seeded ones included: they replace all.
+          if (imported) dataset.systems = imported.systems.map((system) => ({ ...system }));
+        }
+      : undefined;
   const exchanges = options.console ? new ExchangeLog(resolveLimits(options.limits)) : undefined;
   // The sentence encoder leads the default ranking when its optional packages are installed.
   const encoder = options.embed === undefined ? sentenceEncoderModel() : Promise.resolve(undefined);
   // A cassette file is read before anything listens: a bad one fails the start, not the first request.
   const replay = typeof options.replay === 'string' ? await readCassette(options.replay) : options.replay;
-  const service = createService({ ...options, replay }, addData, exchanges, encoder);
+  const exportDir = options.exportOnExit;
+  const exportNow = exportDir
+    ? async () => writeStateFolder(exportDir, await service.exportState())
+    : undefined;
+  const service = createService({ ...options, replay }, addData, exchanges, encoder, exportNow);
   const mode: EmulatorMode = options.record ? 'recording' : replay ? 'replaying' : 'emulating';
   // Read before listening, so the console answers from the first request.
   const assets = exchanges ? await loadAssets() : undefined;
   const version = exchanges ? await packageVersion() : '';
   await service.ready;
+  if (imported) await service.importState(imported);
   const { limits, log } = service;
   const recording = options.record
     ? await RecordSession.start(options.record, options.cassette ?? '', limits.maxBodyBytes, log, () => {})
@@ -126,6 +139,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       server.closeAllConnections();
       await Promise.all([closed, service.closeAll()]);
       await recording?.close();
+      if (exportNow) await exportNow();
     },
   });
 }
