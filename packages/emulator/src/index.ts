@@ -20,6 +20,7 @@ export { createEmulator, type InProcessEmulator, type InProcessOptions } from '.
 export type { EmulatorLimits } from './limits.js';
 export type { EmulatorLogger } from './logger.js';
 export type { EmulatorOptions } from './options.js';
+export { type DriftFinding, type DriftKind, type DriftReport, driftSummary } from './record/drift-report.js';
 export {
   type EmulatorState,
   type SavedSystem,

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadAssets, packageVersion } from './console/assets.js';
@@ -17,6 +18,8 @@ import { resolveLimits } from './limits.js';
 import { utf8 } from './neutral/bytes.js';
 import { checkOptions, type EmulatorOptions } from './options.js';
 import { readCassette } from './record/cassette-file.js';
+import { DriftCheck } from './record/drift.js';
+import type { DriftReport } from './record/drift-report.js';
 import { RecordSession } from './record/session.js';
 import { readStateFolder, writeStateFolder } from './saved-state/folder.js';
 import { createService, type DatasetStep, type Service } from './service.js';
@@ -26,6 +29,8 @@ export interface Emulator extends EmulatorControls {
   readonly url: string;
   /** The console's address (`{url}/console`; on every interface, at 127.0.0.1) with `console: true`, else undefined. */
   readonly consoleUrl: string | undefined;
+  /** Recording: where the deployment's responses so far differ from the spec; undefined in the other modes. */
+  readonly drift: DriftReport | undefined;
   /** Whether API requests are answered by the emulator, forwarded and recorded, or replayed from a cassette. */
   readonly mode: EmulatorMode;
   /** Stops listening and closes every open connection and stream (and, recording, the cassette). */
@@ -70,8 +75,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   await service.ready;
   if (imported) await service.importState(imported);
   const { limits, log } = service;
+  const drift = options.record ? new DriftCheck() : undefined;
   const recording = options.record
-    ? await RecordSession.start(options.record, options.cassette ?? '', limits.maxBodyBytes, log, () => {})
+    ? await RecordSession.start(
+        options.record,
+        options.cassette ?? '',
+        limits.maxBodyBytes,
+        log,
+        (entry, path) => drift?.check(entry, path),
+      )
     : undefined;
   let url = '';
   let consoleContext: ConsoleContext | undefined;
@@ -134,11 +146,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     url,
     consoleUrl,
     mode,
+    get drift() {
+      return drift?.report();
+    },
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await Promise.all([closed, service.closeAll()]);
       await recording?.close();
+      if (drift && options.driftReport) {
+        await writeFile(options.driftReport, `${JSON.stringify(drift.report(), null, 2)}\n`);
+      }
       if (exportNow) await exportNow();
     },
   });

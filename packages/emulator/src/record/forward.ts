@@ -25,8 +25,8 @@ const hopHeaders = new Set([
 ]);
 
 export interface ForwarderOptions {
-  /** Called with each finished exchange, redacted, after the caller has its response. */
-  onExchange(entry: CassetteEntry): void;
+  /** Called with each finished exchange, redacted, after the caller has its response; `path` as the caller sent it. */
+  onExchange(entry: CassetteEntry, path: string): void;
   /** Called when the deployment cannot be reached (the caller gets a 502). */
   onError(message: string): void;
   /** Most bytes of a request or response body kept in the cassette. */
@@ -148,7 +148,7 @@ export class Forwarder {
           timings: { send: 0, wait: round(headersAt - started), receive: round(ended - headersAt) },
           ...(isStream ? { _events: events } : {}),
         };
-        this.options.onExchange(redactEntry(entry));
+        this.options.onExchange(redactEntry(entry), target.split('?')[0] ?? '/');
       });
       // The deployment cut the body: the caller's connection is cut the same way, nothing is recorded.
       answer.on('error', () => res.destroy());

@@ -31,19 +31,20 @@ export class RecordSession {
     cassette: string,
     maxBodyBytes: number,
     log: Log,
-    onEntry: (entry: CassetteEntry) => void,
+    onEntry: (entry: CassetteEntry, path: string) => void,
   ): Promise<RecordSession> {
     const file = await CassetteFile.open(cassette);
     let session: RecordSession | undefined;
     const forwarder = new Forwarder(target, {
       maxBodyBytes,
-      onExchange: (entry) => {
+      onExchange: (entry, path) => {
         file.append(entry).then(
           () => session?.changed(),
           (error: unknown) => log.error(`The emulator could not write the cassette ${cassette}`, error),
         );
         try {
-          onEntry(entry);
+          onEntry(entry, path);
+          session?.changed();
         } catch (error) {
           log.error('The emulator could not check a response against the spec', error);
         }
