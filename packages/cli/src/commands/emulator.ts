@@ -23,7 +23,7 @@ export interface EmulatorOptions {
 }
 
 export async function emulator(ctx: Context, options: EmulatorOptions): Promise<number> {
-  const { exportLines, startEmulator } = await import('@dataworkz/emulator');
+  const { driftSummary, exportLines, startEmulator } = await import('@dataworkz/emulator');
   const emu = await startEmulator({
     port: options.port ?? 0,
     host: options.host,
@@ -48,5 +48,7 @@ export async function emulator(ctx: Context, options: EmulatorOptions): Promise<
     process.once('SIGTERM', resolve);
   });
   await emu.close();
+  // What a recording found where the deployment differs from the spec, for whoever maintains the spec.
+  if (emu.drift) for (const line of driftSummary(emu.drift)) ctx.out.error(line);
   return ExitCode.ok;
 }
