@@ -2,10 +2,17 @@ import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Cassette } from './cassette/har.js';
 import { loadAssets, packageVersion } from './console/assets.js';
 import { ExchangeLog } from './console/exchange-log.js';
 import { ConsoleGuard } from './console/guard.js';
-import { answerConsole, type ConsoleContext, consolePath, isConsolePath } from './console/handler.js';
+import {
+  answerConsole,
+  type ConsoleContext,
+  consolePath,
+  isConsolePath,
+  type ModeStatus,
+} from './console/handler.js';
 import { type EmulatorControls, withControls } from './controls.js';
 import { loadDataDirectory } from './data/data-directory.js';
 import { sentenceEncoderModel } from './embedding/sentence-encoder.js';
@@ -137,6 +144,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         corsOrigins: options.cors?.origins ?? [],
         listening: url,
       },
+      mode: () => modeStatus(mode, recording, drift, options.replay, replay, exportDir),
+      onModeChange: (listener) => recording?.onChange(listener) ?? (() => {}),
+      exportState: exportNow,
       forward: (req, res, target, headers) => answer(service, url, req, res, target, headers),
     };
     consoleUrl = `${consoleOrigin(host, address.port, url)}${consolePath}`;
@@ -160,6 +170,41 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       if (exportNow) await exportNow();
     },
   });
+}
+
+/** The mode as the console shows it, the drift's findings flattened across operations. */
+function modeStatus(
+  mode: EmulatorMode,
+  recording: RecordSession | undefined,
+  drift: DriftCheck | undefined,
+  replayOption: EmulatorOptions['replay'],
+  replay: Cassette | undefined,
+  exportFolder: string | undefined,
+): ModeStatus {
+  const report = drift?.report();
+  return {
+    mode,
+    ...(recording ? { recording: recording.status } : {}),
+    ...(replay
+      ? {
+          replaying: {
+            cassette: typeof replayOption === 'string' ? replayOption : 'a cassette object',
+            entries: replay.log.entries.length,
+          },
+        }
+      : {}),
+    ...(report
+      ? {
+          drift: {
+            responses: report.responses,
+            findings: Object.entries(report.operations).flatMap(([operationId, o]) =>
+              o.findings.map((f) => ({ ...f, operationId })),
+            ),
+          },
+        }
+      : {}),
+    ...(exportFolder ? { exportFolder } : {}),
+  };
 }
 
 /** How QnA passages are ranked, as the landing page says it. */

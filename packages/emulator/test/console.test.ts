@@ -309,6 +309,7 @@ describe("the console's live channel", () => {
         faults: [],
         rateLimit: { perSecond: null, burst: null },
         openStreams: 0,
+        mode: { mode: 'emulating' },
       });
       emu.faults.add({ route: 'listQnaSystems', status: 503, times: 2 });
       expect((await live.next<LiveState>('state')).faults).toEqual([

@@ -3,6 +3,7 @@ import { api, consoleApi, enc, messageOf } from './api.js';
 import { streamsText } from './faults-page.js';
 import { liveState, logRows } from './live.js';
 import { Show, useLoad } from './load.js';
+import { ModePanel } from './mode-panel.js';
 import type { Agent, NameMap } from './service-types.js';
 
 /** What the console's overview endpoint says of the running emulator. */
@@ -83,6 +84,7 @@ export function OverviewPage() {
                 <Now />
               </section>
             </div>
+            <ModePanel />
           </>
         )}
       </Show>
