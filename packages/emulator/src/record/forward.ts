@@ -72,6 +72,9 @@ export class Forwarder {
     const requestBody: Buffer[] = [];
     let requestBytes = 0;
     const upstream = this.send(url, { method: req.method, headers, agent: this.agent });
+    // Each event goes on as soon as it is written, not held back to be sent with the next one.
+    upstream.once('socket', (socket) => socket.setNoDelay(true));
+    res.socket?.setNoDelay(true);
     upstream.on('response', (answer) => {
       const headersAt = performance.now();
       const outHeaders: Record<string, string | string[]> = {};
