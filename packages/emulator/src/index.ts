@@ -23,6 +23,7 @@ export type { EmulatorOptions } from './options.js';
 export { type DriftFinding, type DriftKind, type DriftReport, driftSummary } from './record/drift-report.js';
 export {
   type EmulatorState,
+  type SavedDocument,
   type SavedSystem,
   StateFormatError,
   stateFormat,

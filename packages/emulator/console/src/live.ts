@@ -47,7 +47,7 @@ export interface LiveState {
 }
 
 /** A difference between a real response and the spec, as the drift report counts it. */
-export interface DriftFinding {
+interface DriftFinding {
   operationId: string;
   kind: string;
   response: string;

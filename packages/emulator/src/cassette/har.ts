@@ -69,10 +69,6 @@ export class CassetteError extends Error {
 /** The cassette's creator line. */
 export const creator = { name: '@dataworkz/emulator', version: '1' };
 
-export function emptyCassette(): Cassette {
-  return { log: { version: '1.2', creator, entries: [] } };
-}
-
 /** Checks that `value` is a HAR log whose entries replay can use; throws CassetteError naming what is wrong. */
 export function checkCassette(value: unknown, source = 'the cassette'): Cassette {
   const log = (value as { log?: unknown } | null)?.log as { entries?: unknown } | undefined;

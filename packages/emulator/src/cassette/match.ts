@@ -90,7 +90,7 @@ function scoreOf(differences: Differences): number {
   return differences.reduce((sum, d) => sum + (d === 'method' ? 100 : d === 'path' ? 50 : 1), 0);
 }
 
-export function keyOfEntry(entry: CassetteEntry): RequestKey {
+function keyOfEntry(entry: CassetteEntry): RequestKey {
   const url = entry.request.url;
   const start = url.indexOf('://') < 0 ? 0 : url.indexOf('/', url.indexOf('://') + 3);
   const target = start < 0 ? '/' : url.slice(start);

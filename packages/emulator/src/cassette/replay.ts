@@ -120,8 +120,3 @@ function fromBase64(text: string): Uint8Array {
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
 }
-
-/** A Replayer from the option as given: a cassette object (a file is read by the Node side first). */
-export function replayerOf(cassette: Cassette | undefined, options: ReplayOptions): Replayer | undefined {
-  return cassette === undefined ? undefined : new Replayer(cassette, options);
-}

@@ -1,13 +1,7 @@
 import type { LoggedExchange } from './exchange-log.js';
 
 /** Headers whose values are credentials, whatever they hold. */
-export const secretHeaders = new Set([
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'set-cookie',
-  'x-api-key',
-]);
+const secretHeaders = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
 
 export const redacted = '[redacted]';
 

@@ -93,11 +93,11 @@ export class DriftCheck {
       return;
     }
     let response = responses[statusKey] as SpecResponse;
-    let pointer = `paths/${escape(known.path)}/${known.method}/responses/${escape(statusKey)}`;
+    let pointer = `paths/${pointerPart(known.path)}/${known.method}/responses/${pointerPart(statusKey)}`;
     if (response.$ref) {
       const name = response.$ref.split('/').pop() ?? '';
       response = spec.components.responses[name] ?? {};
-      pointer = `components/responses/${escape(name)}`;
+      pointer = `components/responses/${pointerPart(name)}`;
     }
     const mediaType = (entry.response.content.mimeType.split(';')[0] ?? '').trim().toLowerCase();
     const content = response.content ?? {};
@@ -124,7 +124,7 @@ export class DriftCheck {
       add({ kind: 'invalid-json', response: status, at: '', example: entry.response.content.text ?? '' });
       return;
     }
-    const schemaPointer = `${pointer}/content/${escape(mediaType)}/schema`;
+    const schemaPointer = `${pointer}/content/${pointerPart(mediaType)}/schema`;
     const validate = this.ajv.getSchema(`${specId}#/${schemaPointer}`);
     if (validate && !validate(body)) {
       for (const finding of findingsOf(validate.errors ?? [], body, status)) add(finding);
@@ -275,7 +275,7 @@ function valueAt(body: unknown, pointer: string): unknown {
   return value;
 }
 
-function escape(part: string): string {
+function pointerPart(part: string): string {
   return part.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 

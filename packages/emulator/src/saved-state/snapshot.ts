@@ -1,9 +1,8 @@
 import type { Task } from '@a2a-js/sdk';
 import type { ConversationStore } from '../a2a/conversations.js';
 import type { TaskMemory } from '../a2a/task-memory.js';
-import type { Turn } from '../agents/model.js';
 import type { OrderBook } from '../agents/order-book.js';
-import type { CorpusDocument, QnaSystem } from '../data/model.js';
+import type { QnaSystem } from '../data/model.js';
 import type { FaultList, FaultRule } from '../http/faults.js';
 import type { AnsweredQuestion } from '../qna/queries.js';
 import type { QuestionHistory } from '../qna/question-history.js';
@@ -27,7 +26,7 @@ export interface EmulatorState {
   conversations: {
     agentId: string;
     contextId: string;
-    turns: Turn[];
+    turns: { by: 'AI' | 'USER'; text: string }[];
     contextValues: Record<string, unknown>;
   }[];
   /** A2A tasks, least recently saved first. */
@@ -50,7 +49,35 @@ export interface EmulatorState {
   cancelledOrders: Record<string, string>;
 }
 
-export type SavedSystem = Omit<QnaSystem, 'documents'> & { documents: Omit<CorpusDocument, 'bytes'>[] };
+/** A QnA system as a state keeps it; spelled out, so an edited file is checked against what is documented. */
+export interface SavedSystem {
+  systemId: string;
+  name: string;
+  prompt: string;
+  database: string;
+  dataset: string;
+  createdBy: string;
+  createdDate: string;
+  modifiedBy: string;
+  modifiedDate: string;
+  /** LLM configuration id to model name. */
+  llms: Record<string, string>;
+  /** The filterable metadata fields. */
+  fields: { name: string; type: 'string' | 'integer'; description: string }[];
+  documents: SavedDocument[];
+}
+
+/** A document as a state keeps it: its text, not its file's bytes. */
+export interface SavedDocument {
+  documentId: string;
+  title: string;
+  format: 'pdf' | 'docx' | 'txt' | 'md' | 'html';
+  /** Paragraphs of text; retrieval indexes each one. */
+  paragraphs: string[];
+  metadata: Record<string, string | number>;
+  fileName?: string;
+  url?: string;
+}
 
 /** A state that cannot be read: wrong format or version, or a part of the wrong shape. */
 export class StateFormatError extends Error {
