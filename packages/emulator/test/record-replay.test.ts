@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The deployment's credential: a test greps the cassette for it.
 const realKey = 'real-deployment-key-9f3c';
 const queryToken = 'query-token-7d21';
+const headerKey = 'header-key-5e88';
 const systemId = seed.systems.productDocs.systemId;
 const agentId = seed.agents.orderStatus.agentId;
 
@@ -77,6 +78,12 @@ beforeAll(async () => {
   deployment = await startEmulator({ apiKeys: [realKey] });
   recorder = await startEmulator({ record: deployment.url, cassette: cassettePath });
   recorded = await session(recorder.url);
+  // A key in another header, and the same key where nothing names it a secret.
+  await (
+    await fetch(`${recorder.url}/api/agents/v1/?note=${headerKey}`, {
+      headers: { ...auth, 'x-api-key': headerKey },
+    })
+  ).text();
   await recorder.close();
   await deployment.close();
 });
@@ -101,6 +108,7 @@ describe('record mode, against a deployment on loopback', () => {
       'GET /api/qna/v1/systems',
       `GET /api/qna/v1/systems/${systemId}/answer`,
       `POST /api/agents/v1/a2a/${agentId}/stream`,
+      'GET /api/agents/v1/',
     ]);
     const stream = har.log.entries[2];
     expect(stream?.response.content.mimeType).toMatch(/^text\/event-stream/);
@@ -112,6 +120,7 @@ describe('record mode, against a deployment on loopback', () => {
     const text = await readFile(cassettePath, 'utf8');
     expect(text).not.toContain(realKey);
     expect(text).not.toContain(queryToken);
+    expect(text).not.toContain(headerKey);
     const first = (await cassette()).log.entries[0];
     expect(first?.request.headers).toContainEqual({ name: 'authorization', value: 'SSWS [redacted]' });
   });

@@ -19,10 +19,18 @@ export function redactEntry(entry: CassetteEntry, secrets: readonly string[] = [
   const presented = [headers.authorization, headers['proxy-authorization']]
     .map(credentialOf)
     .filter((s): s is string => s !== undefined);
+  // A key sent in another header (`x-api-key`, a cookie) is scrubbed wherever else it shows up too.
+  const headerCredentials = entry.request.headers
+    .filter((h) => secretName.test(h.name) && !/^(proxy-)?authorization$/i.test(h.name))
+    .flatMap((h) =>
+      /^cookie$/i.test(h.name)
+        ? h.value.split(';').map((c) => c.split('=').slice(1).join('=').trim())
+        : [h.value],
+    );
   const queryCredentials = entry.request.queryString
     .filter((p) => secretName.test(p.name))
     .map((p) => p.value);
-  const scrub = secretScrubber([...secrets, ...presented, ...queryCredentials]);
+  const scrub = secretScrubber([...secrets, ...presented, ...headerCredentials, ...queryCredentials]);
   const text = (body: string | undefined) => (body === undefined ? undefined : scrubJson(body, scrub));
   const { request, response } = entry;
   const postText = text(request.postData?.text);
