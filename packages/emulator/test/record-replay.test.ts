@@ -196,6 +196,25 @@ describe('replay mode, with the deployment stopped', () => {
     await emu.close();
   });
 
+  it('skips the query parameters and body members named in replayIgnore', async () => {
+    const emu = createEmulator({ replay: await cassette(), replaySpeed: 0, replayIgnore: ['questionText'] });
+    const response = await emu.fetch(
+      `https://dw.example/api/qna/v1/systems/${systemId}/answer?questionText=Anything&llmProviderId=${seed.llms.productDocsSystem}&api_key=mine`,
+      { headers: auth },
+    );
+    expect(await response.json()).toEqual(recorded.answer);
+    // Without the default list, a stream request's fresh ids no longer match.
+    const strict = createEmulator({ replay: await cassette(), replaySpeed: 0, replayIgnore: [] });
+    const stream = await strict.fetch(`https://dw.example/api/agents/v1/a2a/${agentId}/stream`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: streamRequest('Where is order 1001?'),
+    });
+    expect(stream.status).toBe(404);
+    expect(((await stream.json()) as { message: string }).message).toContain('it differs in body');
+    await Promise.all([emu.close(), strict.close()]);
+  });
+
   it('refuses a file that is not a cassette with a CassetteError', async () => {
     await expect(startEmulator({ replay: join(dir, 'missing.har') })).rejects.toBeInstanceOf(CassetteError);
     expect(() => createEmulator({ replay: { log: {} } as unknown as Cassette })).toThrow(CassetteError);
