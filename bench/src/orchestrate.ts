@@ -23,6 +23,7 @@ export const sectionNames = [
   'retrieval',
   'mcp',
   'cli',
+  'recorder',
 ] as const;
 export type SectionName = (typeof sectionNames)[number];
 
@@ -138,6 +139,23 @@ export function runSection(
           rounds: plan.rounds,
         }),
       );
+    case 'recorder':
+      return withServer(runtime, 'emulator', (deployment) =>
+        withServer(
+          runtime,
+          'recorder',
+          (recorder) =>
+            inChild(runtime, plan, {
+              section: 'recorder',
+              direct: { url: deployment.url, apiKey: deployment.apiKey, agentId: deployment.agentId ?? '' },
+              recorderUrl: recorder.url,
+              blockCalls: plan.recorderBlockCalls,
+              blockStreams: plan.recorderBlockStreams,
+              rounds: plan.recorderRounds,
+            }),
+          deployment.url,
+        ),
+      );
     case 'cli':
       return withServer(runtime, 'emulator', async (target) => {
         const start = await measureCliStart(
@@ -240,10 +258,12 @@ export async function withServer<T>(
   runtime: Runtime,
   kind: ServerKind,
   use: (server: ServerInfo) => Promise<T>,
+  /** The deployment a `recorder` forwards to. */
+  target?: string,
 ): Promise<T> {
   const { value, child } = await askChild(
     distModule('server-main.js'),
-    { kind },
+    { kind, ...(target ? { target } : {}) },
     { timeoutMs: 60_000, execPath: runtime.execPath },
   );
   try {

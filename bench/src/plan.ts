@@ -45,6 +45,10 @@ export interface Plan {
   /** Questions of each CLI batch throughput run, and of the large run whose memory is measured. */
   readonly cliBatchQuestions: number;
   readonly cliMemoryQuestions: number;
+  /** Sequential calls and streams per block of the recorder section, and its rounds. */
+  readonly recorderBlockCalls: number;
+  readonly recorderBlockStreams: number;
+  readonly recorderRounds: number;
   /** Upper bound on one child process, so a stuck section cannot hang the run. */
   readonly sectionTimeoutMs: number;
 }
@@ -77,6 +81,9 @@ export const fullPlan: Plan = {
   cliRuns: 20,
   cliBatchQuestions: 1_600,
   cliMemoryQuestions: 100_000,
+  recorderBlockCalls: 50,
+  recorderBlockStreams: 5,
+  recorderRounds: 30,
   sectionTimeoutMs: 10 * 60_000,
 };
 
@@ -108,5 +115,8 @@ export const quickPlan: Plan = {
   cliRuns: 2,
   cliBatchQuestions: 64,
   cliMemoryQuestions: 2_000,
+  recorderBlockCalls: 20,
+  recorderBlockStreams: 2,
+  recorderRounds: 3,
   sectionTimeoutMs: 2 * 60_000,
 };

@@ -7,6 +7,7 @@ import type { EmulatorLoadRequest } from './sections/emulator-load.js';
 import type { McpCallsRequest } from './sections/mcp.js';
 import type { MemoryCallsRequest, MemoryStreamRequest } from './sections/memory.js';
 import type { ProfileCallsRequest } from './sections/profile-calls.js';
+import type { RecorderRequest } from './sections/recorder.js';
 import type { RetrievalRequest } from './sections/retrieval.js';
 import type { StreamingRequest } from './sections/streaming.js';
 
@@ -20,6 +21,7 @@ export type SectionRequest =
   | ({ readonly section: 'emulator-load' } & EmulatorLoadRequest)
   | ({ readonly section: 'retrieval' } & RetrievalRequest)
   | ({ readonly section: 'mcp-calls' } & McpCallsRequest)
+  | ({ readonly section: 'recorder' } & RecorderRequest)
   | ({ readonly section: 'profile-calls' } & ProfileCallsRequest);
 
 // Each section is imported only when asked for, so a process loads nothing it does not measure (and
@@ -48,6 +50,8 @@ answerParent(async (message) => {
       return (await import('./sections/retrieval.js')).measureRetrieval(request);
     case 'mcp-calls':
       return (await import('./sections/mcp.js')).measureMcpCalls(request);
+    case 'recorder':
+      return (await import('./sections/recorder.js')).measureRecorder(request);
     case 'profile-calls':
       return (await import('./sections/profile-calls.js')).profileCalls(request);
   }

@@ -5,7 +5,7 @@ import type { ServerKind } from './servers/server-info.js';
 const apiKey = 'bench-key';
 
 answerParent(async (request) => {
-  const kind = (request as { kind: ServerKind }).kind;
+  const { kind, target } = request as { kind: ServerKind; target?: string };
   // Each kind is imported only when asked for, so a server process loads nothing it does not serve.
   const server =
     kind === 'stream-source'
@@ -19,7 +19,9 @@ answerParent(async (request) => {
                   ? 'word-vectors'
                   : 'default',
           })
-        : undefined;
+        : kind === 'recorder' && target
+          ? await (await import('./servers/recorder.js')).startBenchRecorder(apiKey, target)
+          : undefined;
   if (!server) throw new Error(`unknown server kind: ${String(kind)}`);
   process.once('SIGTERM', () => void server.close().then(() => process.exit(0)));
   return server.info;

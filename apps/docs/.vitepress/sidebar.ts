@@ -56,6 +56,7 @@ const guides: DefaultTheme.SidebarItem[] = [
       { text: 'Faults and rate limits', link: '/guides/testing/faults' },
       { text: 'Your own documents', link: '/guides/testing/documents' },
       { text: 'The console', link: '/guides/testing/console' },
+      { text: 'Record, replay and drift', link: '/guides/testing/record-replay' },
     ],
   },
   {

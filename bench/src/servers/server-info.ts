@@ -1,5 +1,10 @@
 /** What the parent asks a server child for, and what the child answers with where it listens. */
-export type ServerKind = 'emulator' | 'emulator-word-vectors' | 'emulator-lexical' | 'stream-source';
+export type ServerKind =
+  | 'emulator'
+  | 'emulator-word-vectors'
+  | 'emulator-lexical'
+  | 'stream-source'
+  | 'recorder';
 
 export interface ServerInfo {
   readonly url: string;

@@ -30,6 +30,13 @@ function port(value: string): number {
   return number;
 }
 
+function replaySpeed(value: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number < 0)
+    throw new InvalidArgumentError('Not a non-negative number.');
+  return number;
+}
+
 /** `--batch`, `--out` and `--concurrency`, for the commands that can ask many questions. */
 function batchOptions(command: Command): Command {
   return command
@@ -283,6 +290,31 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
         'the A2A version the agents speak (default 0.3, as the service)',
       ).choices(['0.3', '1.0']),
     )
+    .option('--record <url>', 'forward API requests to this deployment and record them (needs --cassette)')
+    .option('--cassette <file.har>', 'the HAR file recording appends each exchange to')
+    .option(
+      '--drift-report <file.json>',
+      "recording: write where the deployment's responses differ from the spec",
+    )
+    .option('--replay <file.har>', 'serve a recorded cassette, with nothing behind it')
+    .option(
+      '--replay-speed <x>',
+      'replay pauses at x times the recorded pace (default 1; 0: none)',
+      replaySpeed,
+    )
+    .option(
+      '--replay-ignore <name>',
+      'a query parameter or dotted body member replay does not compare (repeatable)',
+      collect,
+    )
+    .addOption(
+      new Option(
+        '--replay-fallback <mode>',
+        'answer a request the cassette lacks with a 404 (error) or the emulator',
+      ).choices(['error', 'emulate']),
+    )
+    .option('--export-on-exit <dir>', "write the emulator's state to this folder when it stops")
+    .option('--import <dir>', 'start from a state exported to this folder')
     .action(
       run(async (ctx, options: EmulatorOptions) =>
         (await import('./commands/emulator.js')).emulator(ctx, options),

@@ -2,6 +2,7 @@ import { parseArguments, UsageError } from './cli/arguments.js';
 import { usage } from './cli/usage.js';
 import { exportLines } from './export-lines.js';
 import { defaultLimits } from './limits.js';
+import { driftSummary } from './record/drift-report.js';
 import { startEmulator } from './server.js';
 
 /** Exit codes, in one place. */
@@ -32,6 +33,7 @@ async function main(): Promise<number> {
   process.stdout.write(`${exportLines(emulator).join('\n')}\n`);
   await stopRequested;
   await emulator.close();
+  if (emulator.drift) process.stderr.write(`${driftSummary(emulator.drift).join('\n')}\n`);
   return exit.ok;
 }
 

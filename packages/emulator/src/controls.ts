@@ -1,5 +1,6 @@
 import type { FaultRule } from './http/faults.js';
 import type { RecordedRequest } from './http/recorder.js';
+import type { EmulatorState } from './saved-state/snapshot.js';
 import type { Service } from './service.js';
 
 /** What a test reads and steers on an emulator, whether it listens on a port or answers in process. */
@@ -14,6 +15,11 @@ export interface EmulatorControls {
   readonly faults: { add(rule: FaultRule): void; clear(): void };
   /** A2A streams open right now. */
   readonly openStreams: number;
+  /**
+   * What the session created: conversations, tasks, question history, faults in force, cancelled
+   * orders, and the systems served, in the versioned format `exportOnExit` writes and `import` reads.
+   */
+  exportState(): Promise<EmulatorState>;
 }
 
 /**
@@ -32,6 +38,7 @@ export function withControls<T extends object>(service: Service, own: T): T & Em
     get openStreams() {
       return service.openStreams;
     },
+    exportState: () => service.exportState(),
   };
   return Object.defineProperties(controls, Object.getOwnPropertyDescriptors(own)) as T & EmulatorControls;
 }

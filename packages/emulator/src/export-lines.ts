@@ -6,6 +6,8 @@ export interface ExportLinesSource {
   readonly apiKey: string;
   /** The web console's address, when it serves one. */
   readonly consoleUrl?: string | undefined;
+  /** Recording: the deployment checks the credential, so its own key is used, not this one. */
+  readonly mode?: 'emulating' | 'recording' | 'replaying' | undefined;
 }
 
 // Characters a POSIX shell takes as they are in a word; anything else is single-quoted.
@@ -25,7 +27,9 @@ export function exportLines(emulator: ExportLinesSource): string[] {
   return [
     `# Dataworkz emulator listening on ${emulator.url} (Ctrl-C stops it)`,
     `export DATAWORKZ_BASE_URL=${shellWord(emulator.url)}`,
-    `export DATAWORKZ_API_KEY=${shellWord(emulator.apiKey)}`,
+    emulator.mode === 'recording'
+      ? "# recording: requests go to the deployment, so set DATAWORKZ_API_KEY to the deployment's key"
+      : `export DATAWORKZ_API_KEY=${shellWord(emulator.apiKey)}`,
     ...(emulator.consoleUrl ? [`# console: ${emulator.consoleUrl}`] : []),
   ];
 }

@@ -1,11 +1,28 @@
+import type { Cassette } from './cassette/har.js';
 import { type EmulatorControls, withControls } from './controls.js';
 import { toResponse } from './http/answer.js';
 import { readStreamBody } from './http/body.js';
 import { checkOptions, type EmulatorOptions } from './options.js';
 import { createService } from './service.js';
 
-/** Options of the in-process emulator: those of `startEmulator` except the listening ones, `console` (served on the address) and `data`, which reads a folder. */
-export type InProcessOptions = Omit<EmulatorOptions, 'port' | 'host' | 'data' | 'console'>;
+/**
+ * Options of the in-process emulator: those of `startEmulator` except the listening ones, `console`
+ * (served on the address), and those that read or write files (`data`, recording, state export and
+ * import); `replay` takes a cassette object (a HAR file parsed, e.g. a test fixture).
+ */
+export type InProcessOptions = Omit<
+  EmulatorOptions,
+  | 'port'
+  | 'host'
+  | 'data'
+  | 'console'
+  | 'record'
+  | 'cassette'
+  | 'driftReport'
+  | 'exportOnExit'
+  | 'import'
+  | 'replay'
+> & { replay?: Cassette | undefined };
 
 /** The emulator without a server: requests go to `fetch`, in any runtime with the Fetch API. */
 export interface InProcessEmulator extends EmulatorControls {
@@ -27,10 +44,15 @@ export interface InProcessEmulator extends EmulatorControls {
  */
 export function createEmulator(options: InProcessOptions = {}): InProcessEmulator {
   checkOptions(options);
-  if ((options as EmulatorOptions).data !== undefined) {
-    throw new TypeError(
-      'Option data reads a folder: it is an option of startEmulator, not of createEmulator',
-    );
+  for (const name of ['data', 'record', 'cassette', 'driftReport', 'exportOnExit', 'import'] as const) {
+    if ((options as EmulatorOptions)[name] !== undefined) {
+      throw new TypeError(
+        `Option ${name} reads or writes files: it is an option of startEmulator, not of createEmulator`,
+      );
+    }
+  }
+  if (typeof (options as EmulatorOptions).replay === 'string') {
+    throw new TypeError('Option replay of createEmulator takes a cassette object (the HAR file, parsed)');
   }
   const service = createService(options);
   let closed = false;

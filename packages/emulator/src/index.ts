@@ -2,6 +2,13 @@ import { startEmulator as startOnNode } from '#node-server';
 import type { EmulatorOptions } from './options.js';
 import type { Emulator } from './server.js';
 
+export {
+  type Cassette,
+  type CassetteEntry,
+  CassetteError,
+  type CassetteEvent,
+  type HarNameValue,
+} from './cassette/har.js';
 export type { EmulatorControls } from './controls.js';
 export { EmbeddingError, type EmbedFunction } from './embedding/model.js';
 export { type ExportLinesSource, exportLines } from './export-lines.js';
@@ -13,8 +20,17 @@ export { createEmulator, type InProcessEmulator, type InProcessOptions } from '.
 export type { EmulatorLimits } from './limits.js';
 export type { EmulatorLogger } from './logger.js';
 export type { EmulatorOptions } from './options.js';
+export { type DriftFinding, type DriftKind, type DriftReport, driftSummary } from './record/drift-report.js';
+export {
+  type EmulatorState,
+  type SavedDocument,
+  type SavedSystem,
+  StateFormatError,
+  stateFormat,
+  stateVersion,
+} from './saved-state/snapshot.js';
 export { seed } from './seed.js';
-export type { Emulator } from './server.js';
+export type { Emulator, EmulatorMode } from './server.js';
 
 /**
  * Starts the emulator on plain node:http and resolves once it listens. Node's own (also in Bun and

@@ -1,4 +1,5 @@
 import type { JSONWebKeySet } from 'jose';
+import type { Cassette } from './cassette/har.js';
 import type { EmbedFunction } from './embedding/model.js';
 import type { CorsOptions } from './http/cors.js';
 import type { FaultRule } from './http/faults.js';
@@ -59,11 +60,40 @@ export interface EmulatorOptions {
   console?: boolean | undefined;
   /** Receives what goes wrong inside the emulator (pass `console` to see it). Quiet by default. */
   logger?: EmulatorLogger | undefined;
+  /**
+   * Record mode: the base URL of a real deployment (`https://host`). Every API request is forwarded
+   * to it with the caller's credential, its response returned unchanged (a stream event by event) and
+   * appended to `cassette`, credentials redacted. Needs `cassette`; only `startEmulator` records.
+   */
+  record?: string | undefined;
+  /** The HAR 1.2 file record mode appends each exchange to, as it ends (created when missing). */
+  cassette?: string | undefined;
+  /**
+   * Record mode: a JSON file that collects where the deployment's responses differ from the spec
+   * (written on close; `startEmulator` only).
+   */
+  driftReport?: string | undefined;
+  /**
+   * Replay mode: a cassette (a HAR file's path with `startEmulator`, or its parsed object) served with
+   * nothing behind it. A request it lacks gets a 404 `NOT_RECORDED` naming the closest recorded one.
+   */
+  replay?: string | Cassette | undefined;
+  /** Replay at this multiple of the recorded pace: 1 (the default) as recorded, 0 without pauses. */
+  replaySpeed?: number | undefined;
+  /** Query parameters and dotted JSON body members replay does not compare. Default `['id', 'params.message.messageId']`. */
+  replayIgnore?: string[] | undefined;
+  /** What answers a request the cassette lacks: `'error'` (the default) or `'emulate'` (the emulator's answer). */
+  replayFallback?: 'error' | 'emulate' | undefined;
+  /** On close, write the emulator's state (see the state format in the docs) to this folder (`startEmulator` only). */
+  exportOnExit?: string | undefined;
+  /** Start from the state exported to this folder (`startEmulator` only). */
+  import?: string | undefined;
 }
 
 /** Throws a TypeError naming the first option that cannot work (limits are checked with the limits). */
 export function checkOptions(options: EmulatorOptions): void {
   const { port, agentStepDelayMs, answerArtifactChunkChars, embed, a2aVersion } = options;
+  checkModeOptions(options);
   if (a2aVersion !== undefined && a2aVersion !== '0.3' && a2aVersion !== '1.0') {
     throw new TypeError("Option a2aVersion must be '0.3' or '1.0'");
   }
@@ -88,5 +118,39 @@ export function checkOptions(options: EmulatorOptions): void {
     )
   ) {
     throw new TypeError('Option answerArtifactChunkChars must be a non-negative integer of characters');
+  }
+}
+
+/** Record and replay exclude each other; each needs what it reads from or writes to. */
+function checkModeOptions(options: EmulatorOptions): void {
+  const { record, cassette, replay, replaySpeed, replayFallback, replayIgnore, driftReport } = options;
+  if (record !== undefined) {
+    if (typeof record !== 'string' || !/^https?:\/\/[^/?#]+/.test(record)) {
+      throw new TypeError('Option record must be the http(s) base URL of a deployment');
+    }
+    if (typeof cassette !== 'string' || cassette === '') {
+      throw new TypeError('Option record needs option cassette: the HAR file to write');
+    }
+    if (replay !== undefined) throw new TypeError('Options record and replay cannot be used together');
+  } else if (driftReport !== undefined) {
+    throw new TypeError('Option driftReport needs option record: drift is measured on real responses');
+  }
+  if (replay !== undefined && typeof replay !== 'string' && (typeof replay !== 'object' || replay === null)) {
+    throw new TypeError('Option replay must be a HAR file path or a cassette object');
+  }
+  if (
+    replaySpeed !== undefined &&
+    !(typeof replaySpeed === 'number' && replaySpeed >= 0 && Number.isFinite(replaySpeed))
+  ) {
+    throw new TypeError('Option replaySpeed must be a non-negative number (0: no pauses)');
+  }
+  if (replayFallback !== undefined && replayFallback !== 'error' && replayFallback !== 'emulate') {
+    throw new TypeError("Option replayFallback must be 'error' or 'emulate'");
+  }
+  if (
+    replayIgnore !== undefined &&
+    !(Array.isArray(replayIgnore) && replayIgnore.every((n) => typeof n === 'string'))
+  ) {
+    throw new TypeError('Option replayIgnore must be an array of names');
   }
 }

@@ -1,10 +1,18 @@
 import { once } from 'node:events';
+import { writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Cassette } from './cassette/har.js';
 import { loadAssets, packageVersion } from './console/assets.js';
 import { ExchangeLog } from './console/exchange-log.js';
 import { ConsoleGuard } from './console/guard.js';
-import { answerConsole, type ConsoleContext, consolePath, isConsolePath } from './console/handler.js';
+import {
+  answerConsole,
+  type ConsoleContext,
+  consolePath,
+  isConsolePath,
+  type ModeStatus,
+} from './console/handler.js';
 import { type EmulatorControls, withControls } from './controls.js';
 import { loadDataDirectory } from './data/data-directory.js';
 import { sentenceEncoderModel } from './embedding/sentence-encoder.js';
@@ -16,6 +24,11 @@ import { writeAnswer } from './http/node-response.js';
 import { resolveLimits } from './limits.js';
 import { utf8 } from './neutral/bytes.js';
 import { checkOptions, type EmulatorOptions } from './options.js';
+import { readCassette } from './record/cassette-file.js';
+import type { DriftCheck } from './record/drift.js';
+import type { DriftReport } from './record/drift-report.js';
+import { RecordSession } from './record/session.js';
+import { readStateFolder, writeStateFolder } from './saved-state/folder.js';
 import { createService, type DatasetStep, type Service } from './service.js';
 
 export interface Emulator extends EmulatorControls {
@@ -23,31 +36,63 @@ export interface Emulator extends EmulatorControls {
   readonly url: string;
   /** The console's address (`{url}/console`; on every interface, at 127.0.0.1) with `console: true`, else undefined. */
   readonly consoleUrl: string | undefined;
-  /** Stops listening and closes every open connection and stream. */
+  /** Recording: where the deployment's responses so far differ from the spec; undefined in the other modes. */
+  readonly drift: DriftReport | undefined;
+  /** Whether API requests are answered by the emulator, forwarded and recorded, or replayed from a cassette. */
+  readonly mode: EmulatorMode;
+  /** Stops listening and closes every open connection and stream (and, recording, the cassette). */
   close(): Promise<void>;
 }
+
+export type EmulatorMode = 'emulating' | 'recording' | 'replaying';
 
 /** Starts the emulator on plain node:http and resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   checkOptions(options);
   const data = options.data;
-  const addData: DatasetStep | undefined = data
-    ? async (dataset) => {
-        const loaded = await loadDataDirectory(data, dataset.account);
-        dataset.systems = loaded.replaceSeededSystems
-          ? loaded.systems
-          : [...dataset.systems, ...loaded.systems];
-      }
-    : undefined;
+  // Read before anything is built: a bad state folder fails the start with the file at fault.
+  const imported = options.import === undefined ? undefined : await readStateFolder(options.import);
+  const addData: DatasetStep | undefined =
+    data || imported
+      ? async (dataset) => {
+          if (data) {
+            const loaded = await loadDataDirectory(data, dataset.account);
+            dataset.systems = loaded.replaceSeededSystems
+              ? loaded.systems
+              : [...dataset.systems, ...loaded.systems];
+          }
+          // The exported systems are those served then, seeded ones included: they replace all.
+          if (imported) dataset.systems = imported.systems.map((system) => ({ ...system }));
+        }
+      : undefined;
   const exchanges = options.console ? new ExchangeLog(resolveLimits(options.limits)) : undefined;
   // The sentence encoder leads the default ranking when its optional packages are installed.
   const encoder = options.embed === undefined ? sentenceEncoderModel() : Promise.resolve(undefined);
-  const service = createService(options, addData, exchanges, encoder);
+  // A cassette file is read before anything listens: a bad one fails the start, not the first request.
+  const replay = typeof options.replay === 'string' ? await readCassette(options.replay) : options.replay;
+  const exportDir = options.exportOnExit;
+  const exportNow = exportDir
+    ? async () => writeStateFolder(exportDir, await service.exportState())
+    : undefined;
+  const service = createService({ ...options, replay }, addData, exchanges, encoder, exportNow);
+  const mode: EmulatorMode = options.record ? 'recording' : replay ? 'replaying' : 'emulating';
   // Read before listening, so the console answers from the first request.
   const assets = exchanges ? await loadAssets() : undefined;
   const version = exchanges ? await packageVersion() : '';
   await service.ready;
+  if (imported) await service.importState(imported);
   const { limits, log } = service;
+  // Loaded only to record: the validator and the spec's copy cost every other start nothing.
+  const drift = options.record ? new (await import('./record/drift.js')).DriftCheck() : undefined;
+  const recording = options.record
+    ? await RecordSession.start(
+        options.record,
+        options.cassette ?? '',
+        limits.maxBodyBytes,
+        log,
+        (entry, path) => drift?.check(entry, path),
+      )
+    : undefined;
   let url = '';
   let consoleContext: ConsoleContext | undefined;
 
@@ -60,8 +105,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       connectionsCheckingInterval: Math.min(1000, headersTimeout),
     },
     (req, res) => {
-      const headers = headersOf(req);
       const target = req.url ?? '/';
+      if (recording && target.startsWith('/api/')) {
+        recording.handle(req, res, target);
+        return;
+      }
+      const headers = headersOf(req);
       const handled =
         consoleContext && isConsolePath(target.split('?')[0] ?? '')
           ? answerConsole(consoleContext, req, res, headers)
@@ -96,6 +145,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         corsOrigins: options.cors?.origins ?? [],
         listening: url,
       },
+      mode: () => modeStatus(mode, recording, drift, options.replay, replay, exportDir),
+      onModeChange: (listener) => recording?.onChange(listener) ?? (() => {}),
+      exportState: exportNow,
       forward: (req, res, target, headers) => answer(service, url, req, res, target, headers),
     };
     consoleUrl = `${consoleOrigin(host, address.port, url)}${consolePath}`;
@@ -104,12 +156,56 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   return withControls(service, {
     url,
     consoleUrl,
+    mode,
+    get drift() {
+      return drift?.report();
+    },
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await Promise.all([closed, service.closeAll()]);
+      await recording?.close();
+      if (drift && options.driftReport) {
+        await writeFile(options.driftReport, `${JSON.stringify(drift.report(), null, 2)}\n`);
+      }
+      if (exportNow) await exportNow();
     },
   });
+}
+
+/** The mode as the console shows it, the drift's findings flattened across operations. */
+function modeStatus(
+  mode: EmulatorMode,
+  recording: RecordSession | undefined,
+  drift: DriftCheck | undefined,
+  replayOption: EmulatorOptions['replay'],
+  replay: Cassette | undefined,
+  exportFolder: string | undefined,
+): ModeStatus {
+  const report = drift?.report();
+  return {
+    mode,
+    ...(recording ? { recording: recording.status } : {}),
+    ...(replay
+      ? {
+          replaying: {
+            cassette: typeof replayOption === 'string' ? replayOption : 'a cassette object',
+            entries: replay.log.entries.length,
+          },
+        }
+      : {}),
+    ...(report
+      ? {
+          drift: {
+            responses: report.responses,
+            findings: Object.entries(report.operations).flatMap(([operationId, o]) =>
+              o.findings.map((f) => ({ ...f, operationId })),
+            ),
+          },
+        }
+      : {}),
+    ...(exportFolder ? { exportFolder } : {}),
+  };
 }
 
 /** How QnA passages are ranked, as the landing page says it. */

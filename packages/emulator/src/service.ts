@@ -1,6 +1,7 @@
 import { providedValuesUri } from './a2a/provided-values.js';
 import { A2AServer } from './a2a/stream.js';
 import { getAgentCard, listAgentLlmProviders, listAgents, respondToAgent } from './agents/handlers.js';
+import { Replayer } from './cassette/replay.js';
 import type { ExchangeLog } from './console/exchange-log.js';
 import type { Dataset } from './dataset.js';
 import type { EmbeddingModel } from './embedding/model.js';
@@ -38,6 +39,7 @@ import {
 } from './qna/handlers.js';
 import { getQnaQuestion, listQnaQuestionHistory } from './qna/history-handlers.js';
 import { QuestionHistory } from './qna/question-history.js';
+import { collectState, type EmulatorState, restoreState, type StateParts } from './saved-state/snapshot.js';
 import { seededDataset } from './seed.js';
 import { ServiceState } from './state.js';
 
@@ -81,6 +83,10 @@ export interface Service {
   respond(incoming: Incoming): Promise<Answer>;
   /** Ends every exchange in progress (open streams first of all); settles once each has finished. */
   closeAll(): Promise<void>;
+  /** What a session created (and the systems served), as an export writes it. */
+  exportState(): Promise<EmulatorState>;
+  /** Restores an exported state but its systems (those are read before the state is built). */
+  importState(state: EmulatorState): Promise<void>;
 }
 
 /** How an agent picks a scenario for a message. */
@@ -112,6 +118,8 @@ export function createService(
   extendDataset?: DatasetStep,
   exchanges?: ExchangeLog,
   sentenceEncoder?: Promise<EmbeddingModel | undefined>,
+  /** Writes the state to the export folder now (the node:http adapter's `exportOnExit`), listing the files. */
+  exportNow?: () => Promise<string[]>,
 ): Service {
   const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [`dwz_${randomToken(18)}`];
   const limits = resolveLimits(options.limits);
@@ -146,6 +154,11 @@ export function createService(
     },
   };
   const questions = new QuestionHistory(limits);
+  // A cassette file has been read into an object by the node:http adapter before it gets here.
+  const replayer =
+    typeof options.replay === 'object'
+      ? new Replayer(options.replay, { speed: options.replaySpeed, ignore: options.replayIgnore })
+      : undefined;
   // Each exchange in progress, with the promise of its end.
   const active = new Map<Closing, Promise<void>>();
   let requestCounter = 0;
@@ -189,6 +202,21 @@ export function createService(
       );
       const isControl = path.startsWith(controlPrefix);
       const received = await incoming.readBody(limits.maxBodyBytes);
+      if (replayer && path.startsWith('/api/') && method !== 'OPTIONS') {
+        if (received.refusal) throw received.refusal;
+        recorder.record(method, path, rawQuery, headers, received.bytes, received.size);
+        const replayed = replayer.replay(method, incoming.target, fromUtf8(received.bytes), (listener) =>
+          closing.on(listener),
+        );
+        if (replayed.answer) {
+          reply.answer(replayed.answer);
+          return;
+        }
+        if (options.replayFallback !== 'emulate') {
+          reply.json(replayed.miss.status, replayed.miss.body);
+          return;
+        }
+      }
       // Only requests with valid credentials are kept: anyone can send the others, as large as they like.
       if (!isControl && refusal === undefined) {
         recorder.record(method, path, rawQuery, headers, received.bytes, received.size);
@@ -201,6 +229,22 @@ export function createService(
       }
       if (isControl) {
         if (refusal !== undefined) throw refusal;
+        if (path === '/_emulator/state' && method === 'GET') {
+          reply.json(200, collectState(await stateParts()));
+          return;
+        }
+        if (path === '/_emulator/state/export' && method === 'POST') {
+          if (!exportNow) {
+            throw new HttpError(
+              409,
+              'No export folder: start the emulator with --export-on-exit <dir> (or read GET /_emulator/state)',
+              {},
+              'NO_EXPORT_FOLDER',
+            );
+          }
+          reply.json(200, { files: await exportNow() });
+          return;
+        }
         control(method, path, body, reply, faults, recorder, limits.maxJsonDepth);
         return;
       }
@@ -255,6 +299,20 @@ export function createService(
       log.error(`The emulator failed to handle ${method} ${path}`, error);
       plain.json(500, errorBody(500, 'The emulator failed to handle the request', path, 'INTERNAL'));
     }
+  }
+
+  async function stateParts(): Promise<StateParts> {
+    await built;
+    const state = builtState as ServiceState;
+    const server = a2a as A2AServer;
+    return {
+      systems: state.dataset.systems,
+      conversations: server.conversations,
+      tasks: server.tasks,
+      questions,
+      faults,
+      orders: state.orders,
+    };
   }
 
   return {
@@ -324,6 +382,12 @@ export function createService(
           throw error;
         },
       );
+    },
+    async exportState() {
+      return collectState(await stateParts());
+    },
+    async importState(saved) {
+      restoreState(await stateParts(), saved);
     },
     async closeAll() {
       const ends = [...active];

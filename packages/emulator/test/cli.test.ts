@@ -140,11 +140,29 @@ describe('the dataworkz-emulator command', () => {
     [['--fault', '{"headers":{"x-bad":"€"}}'], /--fault: Fault rule field 'headers'/],
     [['--fault', 'not json'], /--fault must be a JSON object/],
     [['--log', 'loud'], /--log must be one of off, error, warn, info, debug/],
+    [['--record', 'http://127.0.0.1:9'], /--record needs --cassette <file.har>/],
+    [['--record', 'ftp://x', '--cassette', 'c.har'], /--record must be the http\(s\) base URL/],
+    [['--cassette', 'c.har'], /--cassette is the file --record writes/],
+    [['--replay', 'c.har', '--replay-speed', 'fast'], /--replay-speed must be a non-negative number/],
+    [['--replay-fallback', 'emulate'], /need --replay <file.har>/],
+    [['--drift-report', 'd.json'], /--drift-report needs --record/],
   ])('refuses %j with a message, the usage and exit code 2', async (args, message) => {
     const cli = run(args);
     expect(await cli.exited).toBe(2);
     expect(cli.output().stderr).toMatch(message);
     expect(cli.output().stderr).toContain('Usage: dataworkz-emulator');
+  });
+
+  it('exits 1 without the usage when a cassette or a state folder cannot be read', async () => {
+    for (const args of [
+      ['--replay', '/no/such/cassette.har'],
+      ['--import', '/no/such/state'],
+    ]) {
+      const cli = run(args);
+      expect(await cli.exited).toBe(1);
+      expect(cli.output().stderr).toMatch(/Cannot read .*\/no\/such/);
+      expect(cli.output().stderr).not.toContain('Usage:');
+    }
   });
 
   it('exits 1 without the usage when the emulator cannot start', async () => {

@@ -1,5 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { type EventSourceMessage, EventSourceParserStream } from 'eventsource-parser/stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -299,6 +301,11 @@ interface LiveState {
   faults: { rule: { route?: string }; remaining: number }[];
   rateLimit: { perSecond: number | null };
   openStreams: number;
+  mode: {
+    mode: string;
+    recording?: { entries: number; bytes: number };
+    drift?: { findings: { operationId: string; kind: string; at: string }[] };
+  };
 }
 
 describe("the console's live channel", () => {
@@ -309,6 +316,7 @@ describe("the console's live channel", () => {
         faults: [],
         rateLimit: { perSecond: null, burst: null },
         openStreams: 0,
+        mode: { mode: 'emulating' },
       });
       emu.faults.add({ route: 'listQnaSystems', status: 503, times: 2 });
       expect((await live.next<LiveState>('state')).faults).toEqual([
@@ -435,5 +443,46 @@ describe("the console's overview and the key", () => {
     // Another machine, or a container's host through its bridge.
     expect(from('192.168.1.31', '192.168.1.20')).toBe(false);
     expect(from('172.17.0.1', '172.17.0.2')).toBe(false);
+  });
+});
+
+describe("the console's live channel, recording", () => {
+  it('shows the mode, the cassette as it grows and the drift found so far', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dwz-console-rec-'));
+    const systemId = seed.systems.productDocs.systemId;
+    const deployment = await startEmulator({
+      apiKeys: [apiKey],
+      faults: [
+        { route: 'getQnaSystem', status: 200, body: JSON.stringify({ uuid: systemId, dimensions: 'x' }) },
+      ],
+    });
+    const recorder = await startEmulator({
+      console: true,
+      record: deployment.url,
+      cassette: join(dir, 'c.har'),
+    });
+    const live = await liveChannel(recorder.url);
+    try {
+      expect((await live.next<LiveState>('state')).mode).toMatchObject({
+        mode: 'recording',
+        recording: { entries: 0 },
+        drift: { findings: [] },
+      });
+      await (
+        await fetch(`${recorder.url}/api/qna/v1/systems/${systemId}`, {
+          headers: { authorization: `SSWS ${apiKey}` },
+        })
+      ).text();
+      const state = await live.next<LiveState>('state', (s) => s.mode.recording?.entries === 1);
+      expect(state.mode.recording?.bytes).toBeGreaterThan(0);
+      expect(state.mode.drift?.findings).toContainEqual(
+        expect.objectContaining({ operationId: 'getQnaSystem', kind: 'type-mismatch', at: 'dimensions' }),
+      );
+    } finally {
+      live.close();
+      await recorder.close();
+      await deployment.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

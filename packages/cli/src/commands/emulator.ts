@@ -11,10 +11,19 @@ export interface EmulatorOptions {
   a2aVersion?: '0.3' | '1.0';
   /** False with `--no-console`. */
   console?: boolean;
+  record?: string;
+  cassette?: string;
+  driftReport?: string;
+  replay?: string;
+  replaySpeed?: number;
+  replayIgnore?: string[];
+  replayFallback?: 'error' | 'emulate';
+  exportOnExit?: string;
+  import?: string;
 }
 
 export async function emulator(ctx: Context, options: EmulatorOptions): Promise<number> {
-  const { exportLines, startEmulator } = await import('@dataworkz/emulator');
+  const { driftSummary, exportLines, startEmulator } = await import('@dataworkz/emulator');
   const emu = await startEmulator({
     port: options.port ?? 0,
     host: options.host,
@@ -22,6 +31,15 @@ export async function emulator(ctx: Context, options: EmulatorOptions): Promise<
     apiKeys: options.apiKey,
     a2aVersion: options.a2aVersion,
     console: options.console ?? true,
+    record: options.record,
+    cassette: options.cassette,
+    driftReport: options.driftReport,
+    replay: options.replay,
+    replaySpeed: options.replaySpeed,
+    replayIgnore: options.replayIgnore,
+    replayFallback: options.replayFallback,
+    exportOnExit: options.exportOnExit,
+    import: options.import,
   });
   // The same lines as `dataworkz-emulator`: ready to paste into a shell (its comments included).
   for (const line of exportLines(emu)) ctx.out.line(line);
@@ -30,5 +48,7 @@ export async function emulator(ctx: Context, options: EmulatorOptions): Promise<
     process.once('SIGTERM', resolve);
   });
   await emu.close();
+  // What a recording found where the deployment differs from the spec, for whoever maintains the spec.
+  if (emu.drift) for (const line of driftSummary(emu.drift)) ctx.out.error(line);
   return ExitCode.ok;
 }

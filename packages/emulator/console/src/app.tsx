@@ -3,6 +3,7 @@ import { DataPage } from './data-page.js';
 import { FaultsPage } from './faults-page.js';
 import { liveProblem, liveState } from './live.js';
 import { LogPage } from './log-page.js';
+import { modeText } from './mode-panel.js';
 import { OverviewPage } from './overview-page.js';
 import { PlaygroundPage } from './playground-page.js';
 
@@ -67,6 +68,18 @@ function LiveStatus() {
       </a>
       {' · '}
       {state.openStreams === 1 ? '1 stream open' : `${state.openStreams} streams open`}
+      {state.mode ? (
+        <>
+          {' · '}
+          <a
+            href="/console"
+            class={state.mode.mode === 'emulating' ? undefined : 'on'}
+            data-testid="live-mode"
+          >
+            {modeText(state.mode)}
+          </a>
+        </>
+      ) : null}
     </p>
   );
 }

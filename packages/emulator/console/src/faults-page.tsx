@@ -43,7 +43,12 @@ export function FaultsPage() {
   async function act(name: string, method: string, body?: unknown) {
     try {
       const { faults, rateLimit } = await consoleApi<FaultState>(name, method, body);
-      liveState.value = { faults, rateLimit, openStreams: liveState.value?.openStreams ?? 0 };
+      liveState.value = {
+        ...liveState.value,
+        faults,
+        rateLimit,
+        openStreams: liveState.value?.openStreams ?? 0,
+      };
       setProblem(undefined);
     } catch (error) {
       setProblem(messageOf(error));

@@ -42,6 +42,28 @@ export interface LiveState {
   faults: { rule: FaultRule; remaining: number }[];
   rateLimit: { perSecond: number | null; burst: number | null };
   openStreams: number;
+  /** Absent until the live channel has said it (the faults view fills the rest in from its own answers). */
+  mode?: ModeStatus;
+}
+
+/** A difference between a real response and the spec, as the drift report counts it. */
+interface DriftFinding {
+  operationId: string;
+  kind: string;
+  response: string;
+  at: string;
+  expected?: string;
+  example: unknown;
+  count: number;
+}
+
+/** The mode the emulator runs in, and what goes with it. */
+export interface ModeStatus {
+  mode: 'emulating' | 'recording' | 'replaying';
+  recording?: { target: string; cassette: string; entries: number; bytes: number };
+  replaying?: { cassette: string; entries: number };
+  drift?: { responses: number; findings: DriftFinding[] };
+  exportFolder?: string;
 }
 
 /** The log, newest first, kept current from the emulator's event stream from the page's start. */

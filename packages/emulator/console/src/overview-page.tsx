@@ -3,6 +3,7 @@ import { api, consoleApi, enc, messageOf } from './api.js';
 import { streamsText } from './faults-page.js';
 import { liveState, logRows } from './live.js';
 import { Show, useLoad } from './load.js';
+import { ModePanel } from './mode-panel.js';
 import type { Agent, NameMap } from './service-types.js';
 
 /** What the console's overview endpoint says of the running emulator. */
@@ -83,6 +84,7 @@ export function OverviewPage() {
                 <Now />
               </section>
             </div>
+            <ModePanel />
           </>
         )}
       </Show>
@@ -209,6 +211,12 @@ function Connect() {
         Sent as <code>Authorization: SSWS &lt;key&gt;</code>. The key stays out of this page until you show or
         copy it, and only a browser on the machine the emulator runs on can see it.
       </p>
+      {liveState.value?.mode?.mode === 'recording' ? (
+        <p class="note" data-testid="recording-key">
+          Recording: API requests go to the deployment, which checks the credential. Use the deployment's key,
+          not this one.
+        </p>
+      ) : null}
       <h3 id="export-title">In a shell</h3>
       <figure class="copyable" aria-labelledby="export-title">
         <pre class="text" ref={exportBlock} data-testid="export-line">

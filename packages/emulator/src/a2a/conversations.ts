@@ -54,6 +54,14 @@ export class ConversationStore {
     }
   }
 
+  /** Every kept conversation, least recently written first (the order `write` restores). */
+  entries(): { agentId: string; contextId: string; conversation: Conversation }[] {
+    return [...this.kept].map(([k, kept]) => {
+      const at = k.indexOf('\n');
+      return { agentId: k.slice(0, at), contextId: k.slice(at + 1), conversation: kept.conversation };
+    });
+  }
+
   get size(): number {
     return this.kept.size;
   }

@@ -38,6 +38,19 @@ export class TaskMemory {
     };
   }
 
+  /** Every kept task, least recently saved first (the order restoring saves them in). */
+  entries(): { agentId: string; task: Task }[] {
+    return [...this.tasks].map(([key, kept]) => ({
+      agentId: key.slice(0, key.indexOf('\n')),
+      task: JSON.parse(kept.json) as Task,
+    }));
+  }
+
+  /** Keeps a task as if its agent had saved it. */
+  restore(agentId: string, task: Task): void {
+    this.save(`${agentId}\n${task.id}`, task);
+  }
+
   get size(): number {
     return this.tasks.size;
   }

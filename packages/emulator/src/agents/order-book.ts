@@ -24,6 +24,16 @@ export class OrderBook {
     return this.get(orderId);
   }
 
+  /** Order id to cancellation date, for each order a caller cancelled. */
+  cancellations(): Record<string, string> {
+    return Object.fromEntries(this.cancelled);
+  }
+
+  /** Marks a seeded order cancelled on a date, as an exported state recorded it. */
+  restoreCancellation(orderId: string, date: string): void {
+    if (orders.some((o) => o.orderId === orderId)) this.cancelled.set(orderId, date);
+  }
+
   private current(order: Order): Order {
     const cancelledDate = this.cancelled.get(order.orderId);
     return cancelledDate ? { ...order, status: 'CANCELLED', cancelledDate } : { ...order };

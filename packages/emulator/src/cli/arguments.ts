@@ -57,6 +57,7 @@ export function parseArguments(args: string[], stderr: (line: string) => void): 
         : {}),
       ...(values['a2a-version'] ? { a2aVersion: a2aVersion(values['a2a-version']) } : {}),
       ...(values.fault ? { faults: values.fault.map(faultRule) } : {}),
+      ...modeOptions(values),
       ...(Object.keys(limits).length > 0 ? { limits } : {}),
       logger: logger(values.log ?? 'error', stderr),
     },
@@ -132,6 +133,15 @@ function parse(args: string[]) {
       'answer-artifact-chunk-chars': { type: 'string' },
       'a2a-version': { type: 'string' },
       fault: { type: 'string', multiple: true },
+      record: { type: 'string' },
+      cassette: { type: 'string' },
+      'drift-report': { type: 'string' },
+      replay: { type: 'string' },
+      'replay-speed': { type: 'string' },
+      'replay-ignore': { type: 'string', multiple: true },
+      'replay-fallback': { type: 'string' },
+      'export-on-exit': { type: 'string' },
+      import: { type: 'string' },
       log: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       ...Object.fromEntries(limitNames.map((name) => [flagOf(name), { type: 'string' as const }])),
@@ -142,4 +152,48 @@ function parse(args: string[]) {
 function a2aVersion(value: string): '0.3' | '1.0' {
   if (value === '0.3' || value === '1.0') return value;
   throw new UsageError(`--a2a-version must be 0.3 or 1.0, not '${value}'`);
+}
+
+/** Record, replay and state options, checked here so a mistake is reported with the usage. */
+function modeOptions(values: ReturnType<typeof parse>['values']): EmulatorOptions {
+  const options: EmulatorOptions = {};
+  if (values.record !== undefined) {
+    if (!/^https?:\/\/[^/?#]+/.test(values.record)) {
+      throw new UsageError(`--record must be the http(s) base URL of a deployment, not '${values.record}'`);
+    }
+    if (values.cassette === undefined) throw new UsageError('--record needs --cassette <file.har>');
+    if (values.replay !== undefined) throw new UsageError('--record and --replay cannot be used together');
+    options.record = values.record;
+  }
+  if (values.cassette !== undefined) {
+    if (values.record === undefined)
+      throw new UsageError('--cassette is the file --record writes: add --record <url>');
+    options.cassette = values.cassette;
+  }
+  if (values['drift-report'] !== undefined) {
+    if (values.record === undefined) throw new UsageError('--drift-report needs --record <url>');
+    options.driftReport = values['drift-report'];
+  }
+  if (values.replay !== undefined) options.replay = values.replay;
+  const speed = values['replay-speed'];
+  if (speed !== undefined) {
+    const n = /^\d+(\.\d+)?$/.test(speed) ? Number(speed) : Number.NaN;
+    if (!Number.isFinite(n))
+      throw new UsageError(`--replay-speed must be a non-negative number, not '${speed}'`);
+    options.replaySpeed = n;
+  }
+  if (values['replay-ignore']) options.replayIgnore = values['replay-ignore'];
+  const fallback = values['replay-fallback'];
+  if (fallback !== undefined) {
+    if (fallback !== 'error' && fallback !== 'emulate') {
+      throw new UsageError(`--replay-fallback must be error or emulate, not '${fallback}'`);
+    }
+    options.replayFallback = fallback;
+  }
+  if ((speed ?? values['replay-ignore'] ?? fallback) !== undefined && values.replay === undefined) {
+    throw new UsageError('--replay-speed, --replay-ignore and --replay-fallback need --replay <file.har>');
+  }
+  if (values['export-on-exit'] !== undefined) options.exportOnExit = values['export-on-exit'];
+  if (values.import !== undefined) options.import = values.import;
+  return options;
 }

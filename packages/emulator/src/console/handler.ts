@@ -5,6 +5,7 @@ import { parseJsonBody } from '../http/json-body.js';
 import { readNodeBody } from '../http/node-body.js';
 import { operationIds } from '../http/router.js';
 import { fromUtf8 } from '../neutral/bytes.js';
+import type { DriftFinding } from '../record/drift-report.js';
 import type { Service } from '../service.js';
 import type { Asset } from './assets.js';
 import { consoleMarker, type ExchangeLog, type LoggedExchange } from './exchange-log.js';
@@ -30,6 +31,19 @@ interface ConsoleAbout {
   listening: string;
 }
 
+/** What the page shows of the mode the emulator runs in. */
+export interface ModeStatus {
+  mode: 'emulating' | 'recording' | 'replaying';
+  /** Recording: the deployment's origin, the cassette's path, its entries and bytes. */
+  recording?: { target: string; cassette: string; entries: number; bytes: number };
+  /** Replaying: the cassette's path (or `a cassette object`) and its entries. */
+  replaying?: { cassette: string; entries: number };
+  /** Recording: the drift found so far, each finding with its operation. */
+  drift?: { responses: number; findings: (DriftFinding & { operationId: string })[] };
+  /** Where `Export state` writes, when the emulator was started with an export folder. */
+  exportFolder?: string;
+}
+
 /** What the console's endpoints work with. */
 export interface ConsoleContext {
   service: Service;
@@ -39,6 +53,12 @@ export interface ConsoleContext {
   /** Every credential to keep out of the page: the API keys and the JWT secret. */
   secrets: readonly string[];
   about: ConsoleAbout;
+  /** The mode (emulating, recording, replaying) and what goes with it: the cassette, the drift so far. */
+  mode(): ModeStatus;
+  /** Calls `listener` when the mode's status changes (an exchange recorded), until the returned function is called. */
+  onModeChange(listener: () => void): () => void;
+  /** Writes the state to the export folder now; undefined without `exportOnExit`. */
+  exportState: (() => Promise<string[]>) | undefined;
   /** Answers an API request through the service, as if it came from a program holding the key. */
   forward(
     req: IncomingMessage,
@@ -159,6 +179,11 @@ async function endpoint(
   } else if (route === 'DELETE log') {
     exchanges.clear();
     json(res, 200, { entries: [] });
+  } else if (route === 'POST state/export') {
+    if (!ctx.exportState) {
+      throw new HttpError(409, 'No export folder: start the emulator with --export-on-exit <dir>');
+    }
+    json(res, 200, { files: await ctx.exportState() });
   } else if (route === 'GET events') {
     streamEvents(ctx, req, res);
   } else if (method === 'GET' && /^log\/\d+$/.test(name)) {
@@ -233,9 +258,9 @@ async function jsonBody(ctx: ConsoleContext, req: IncomingMessage): Promise<unkn
 }
 
 /** What changes on its own as requests come and go: the faults in force, the rate limit, the open streams. */
-function liveState(service: Service) {
-  const { routes, ...state } = faultState(service);
-  return { ...state, openStreams: service.openStreams };
+function liveState(ctx: ConsoleContext) {
+  const { routes, ...state } = faultState(ctx.service);
+  return { ...state, openStreams: ctx.service.openStreams, mode: ctx.mode() };
 }
 
 /**
@@ -248,7 +273,7 @@ function streamEvents(ctx: ConsoleContext, req: IncomingMessage, res: ServerResp
   res.write(': the console, live\n\n');
   let sent = '';
   const sendState = () => {
-    const data = JSON.stringify(liveState(ctx.service));
+    const data = JSON.stringify(liveState(ctx));
     if (data === sent) return;
     sent = data;
     res.write(`event: state\ndata: ${data}\n\n`);
@@ -263,11 +288,13 @@ function streamEvents(ctx: ConsoleContext, req: IncomingMessage, res: ServerResp
     });
   };
   const unsubscribeState = ctx.service.onChange(stateChanged);
+  const unsubscribeMode = ctx.onModeChange(stateChanged);
   const unsubscribeLog = ctx.exchanges.subscribe((entry) => {
     res.write(`event: entry\ndata: ${JSON.stringify(summary(redactExchange(entry, ctx.secrets)))}\n\n`);
   });
   const stop = () => {
     unsubscribeState();
+    unsubscribeMode();
     unsubscribeLog();
     if (pending) clearImmediate(pending);
   };

@@ -3,7 +3,7 @@ import type { LoggedExchange } from './exchange-log.js';
 /** Headers whose values are credentials, whatever they hold. */
 const secretHeaders = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
 
-const redacted = '[redacted]';
+export const redacted = '[redacted]';
 
 /**
  * A copy of the entry fit for the page: credential headers keep only their scheme, and every
@@ -12,16 +12,7 @@ const redacted = '[redacted]';
  */
 export function redactExchange(entry: LoggedExchange, secrets: readonly string[]): LoggedExchange {
   const presented = credentialOf(entry.requestHeaders.authorization);
-  const known = [...secrets, ...(presented ? [presented] : [])].filter((s) => s.length >= 4);
-  // A secret sent in a query or a form is percent-encoded there.
-  const all = [...new Set([...known, ...known.map(encodeURIComponent)])];
-  // Longest first: a secret that contains another is replaced whole.
-  all.sort((a, b) => b.length - a.length);
-  const scrub = (text: string) => {
-    let out = text;
-    for (const secret of all) out = out.split(secret).join(redacted);
-    return out;
-  };
+  const scrub = secretScrubber([...secrets, ...(presented ? [presented] : [])]);
   return {
     ...entry,
     path: scrub(entry.path),
@@ -33,7 +24,22 @@ export function redactExchange(entry: LoggedExchange, secrets: readonly string[]
   };
 }
 
-function redactHeaders(
+/** Replaces each of `secrets` (4 characters or more), raw or percent-encoded, wherever it appears in a text. */
+export function secretScrubber(secrets: readonly string[]): (text: string) => string {
+  const known = secrets.filter((s) => s.length >= 4);
+  // A secret sent in a query or a form is percent-encoded there.
+  const all = [...new Set([...known, ...known.map(encodeURIComponent)])];
+  // Longest first: a secret that contains another is replaced whole.
+  all.sort((a, b) => b.length - a.length);
+  return (text) => {
+    let out = text;
+    for (const secret of all) out = out.split(secret).join(redacted);
+    return out;
+  };
+}
+
+/** Credential headers keep only their scheme; the others are scrubbed of known secrets. */
+export function redactHeaders(
   headers: Record<string, string>,
   scrub: (text: string) => string,
 ): Record<string, string> {
@@ -49,6 +55,6 @@ function redactHeaders(
 }
 
 /** The credential of an `Authorization` value (`SSWS <key>`, `Bearer <jwt>`), if it has one. */
-function credentialOf(header: string | undefined): string | undefined {
+export function credentialOf(header: string | undefined): string | undefined {
   return header === undefined ? undefined : /^\S+\s+(\S+)/.exec(header.trim())?.[1];
 }

@@ -105,6 +105,13 @@ export class Reply {
     this.outlet.closing.close();
   }
 
+  /** Answers with a whole answer made elsewhere (a replayed one): its headers over the exchange's own. */
+  answer(answer: Answer): void {
+    if (this.finished) return;
+    this.outlet.start({ ...answer, headers: { ...textHeaders(this.baseHeaders), ...answer.headers } });
+    if (!(answer.body instanceof ReadableStream)) this.outlet.closing.close();
+  }
+
   /** Answers without a body (preflight requests). */
   empty(status: number, headers: Headers = {}): void {
     if (this.finished) return;

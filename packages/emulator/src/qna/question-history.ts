@@ -44,7 +44,7 @@ const encoder = new TextEncoder();
  * recorded answer JSON, answer text, question and query as UTF-8); the oldest questions go first.
  */
 export class QuestionHistory {
-  private readonly entries = new Map<string, Entry>();
+  private readonly kept = new Map<string, Entry>();
   private bytes = 0;
 
   constructor(private readonly limits: Pick<Limits, 'maxQuestions' | 'maxQuestionBytes'>) {}
@@ -57,7 +57,7 @@ export class QuestionHistory {
     );
     // One answer larger than the whole store is not kept, rather than emptying the store for it.
     if (bytes > this.limits.maxQuestionBytes) return;
-    this.entries.set(answered.questionUuid, {
+    this.kept.set(answered.questionUuid, {
       systemId,
       question: answered.question,
       askedAt,
@@ -66,17 +66,27 @@ export class QuestionHistory {
       bytes,
     });
     this.bytes += bytes;
-    for (const [id, entry] of this.entries) {
-      if (this.entries.size <= this.limits.maxQuestions && this.bytes <= this.limits.maxQuestionBytes) break;
-      this.entries.delete(id);
+    for (const [id, entry] of this.kept) {
+      if (this.kept.size <= this.limits.maxQuestions && this.bytes <= this.limits.maxQuestionBytes) break;
+      this.kept.delete(id);
       this.bytes -= entry.bytes;
     }
+  }
+
+  /** Every kept question, oldest first (the order `record` restores). */
+  entries(): { systemId: string; askedAt: number; model: string; answered: AnsweredQuestion }[] {
+    return [...this.kept.values()].map(({ systemId, askedAt, model, answered }) => ({
+      systemId,
+      askedAt,
+      model,
+      answered,
+    }));
   }
 
   /** Month to question id to question text, newest first. */
   months(systemId: string): Record<string, Record<string, string>> {
     const byMonth: Record<string, Record<string, string>> = {};
-    for (const [id, entry] of [...this.entries].reverse()) {
+    for (const [id, entry] of [...this.kept].reverse()) {
       if (entry.systemId !== systemId) continue;
       const month = monthOf(entry.askedAt);
       byMonth[month] ??= {};
@@ -87,7 +97,7 @@ export class QuestionHistory {
 
   /** The record of a question the system answered; undefined for any other id. */
   question(systemId: string, questionId: string): QuestionRecord | undefined {
-    const entry = this.entries.get(questionId);
+    const entry = this.kept.get(questionId);
     if (entry?.systemId !== systemId) return undefined;
     // Scored on first read: most answered questions are never looked up, and scoring was a tenth of an answer.
     entry.record ??= {

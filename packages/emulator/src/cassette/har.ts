@@ -1,0 +1,102 @@
+/**
+ * The HAR 1.2 shape a cassette is written in (http://www.softwareishard.com/blog/har-12-spec/), the
+ * part of it a cassette uses. Spelled out here rather than imported, so the public `Cassette` type
+ * depends on no types package. A streamed response also keeps its events in `_events` (HAR lets a
+ * writer add fields whose names start with `_`), each with its time since the response's headers.
+ */
+export interface Cassette {
+  log: {
+    version: string;
+    creator: { name: string; version: string };
+    entries: CassetteEntry[];
+  };
+}
+
+export interface HarNameValue {
+  name: string;
+  value: string;
+}
+
+export interface CassetteEntry {
+  /** When the request started, as an ISO 8601 date. */
+  startedDateTime: string;
+  /** Milliseconds from the request's start to the response's end. */
+  time: number;
+  request: {
+    method: string;
+    /** The deployment's URL of the request, credentials in its query redacted. */
+    url: string;
+    httpVersion: string;
+    cookies: HarNameValue[];
+    headers: HarNameValue[];
+    queryString: HarNameValue[];
+    postData?: { mimeType: string; text: string };
+    headersSize: number;
+    bodySize: number;
+  };
+  response: {
+    status: number;
+    statusText: string;
+    httpVersion: string;
+    cookies: HarNameValue[];
+    headers: HarNameValue[];
+    content: { size: number; mimeType: string; text?: string; encoding?: string };
+    redirectURL: string;
+    headersSize: number;
+    bodySize: number;
+  };
+  cache: Record<string, never>;
+  /** `wait` is the time to the response's headers; `receive` the time from them to its end. */
+  timings: { send: number; wait: number; receive: number };
+  /** The events of a Server-Sent Events response, in order, each with its delay after the headers. */
+  _events?: CassetteEvent[];
+}
+
+/** One Server-Sent Event as received: its fields, and when it came. */
+export interface CassetteEvent {
+  /** Milliseconds after the response's headers. */
+  time: number;
+  event?: string;
+  id?: string;
+  data: string;
+}
+
+/** A cassette that cannot be read: not JSON, not HAR, or an entry without what replay needs. */
+export class CassetteError extends Error {
+  override readonly name = 'CassetteError';
+}
+
+/** The cassette's creator line. */
+export const creator = { name: '@dataworkz/emulator', version: '1' };
+
+/** Checks that `value` is a HAR log whose entries replay can use; throws CassetteError naming what is wrong. */
+export function checkCassette(value: unknown, source = 'the cassette'): Cassette {
+  const log = (value as { log?: unknown } | null)?.log as { entries?: unknown } | undefined;
+  if (typeof log !== 'object' || log === null || !Array.isArray(log.entries)) {
+    throw new CassetteError(`${source} is not a HAR file: it needs log.entries`);
+  }
+  log.entries.forEach((entry: unknown, index) => {
+    const e = entry as Partial<CassetteEntry> | null;
+    const ok =
+      typeof e?.request?.method === 'string' &&
+      typeof e.request.url === 'string' &&
+      typeof e.response?.status === 'number' &&
+      typeof e.response.content === 'object';
+    if (!ok) {
+      throw new CassetteError(
+        `${source}: entry ${index} needs request.method, request.url, response.status and response.content`,
+      );
+    }
+  });
+  return value as Cassette;
+}
+
+/** Name/value pairs as a record, names in lower case, repeated names joined with `, `. */
+export function headerRecord(pairs: readonly HarNameValue[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const { name, value } of pairs) {
+    const key = name.toLowerCase();
+    out[key] = out[key] === undefined ? value : `${out[key]}, ${value}`;
+  }
+  return out;
+}

@@ -1,0 +1,212 @@
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { performance } from 'node:perf_hooks';
+import { createParser } from 'eventsource-parser';
+import type { CassetteEntry, CassetteEvent, HarNameValue } from '../cassette/har.js';
+import { redactEntry } from '../cassette/redact.js';
+import { errorBody } from '../http/errors.js';
+import { statusText } from '../http/status-text.js';
+
+/** Hop-by-hop headers (RFC 9110 §7.6.1) and `host`, which name this connection, not the exchange. */
+const hopHeaders = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'host',
+]);
+
+export interface ForwarderOptions {
+  /** Called with each finished exchange, redacted, after the caller has its response; `path` as the caller sent it. */
+  onExchange(entry: CassetteEntry, path: string): void;
+  /** Called when the deployment cannot be reached (the caller gets a 502). */
+  onError(message: string): void;
+  /** Most bytes of a request or response body kept in the cassette. */
+  maxBodyBytes: number;
+}
+
+/**
+ * Forwards API requests to a deployment and returns its responses unchanged: the status, the headers
+ * (but the hop-by-hop ones), and the body piped chunk by chunk as it arrives, so an SSE stream reaches
+ * the caller event by event. The exchange is captured on the side and handed on once it is over.
+ */
+export class Forwarder {
+  private readonly base: URL;
+  private readonly agent: HttpAgent;
+  private readonly send: typeof httpRequest;
+
+  constructor(
+    target: string,
+    private readonly options: ForwarderOptions,
+  ) {
+    this.base = new URL(target);
+    const secure = this.base.protocol === 'https:';
+    // Kept-alive connections: a new connection per call would cost more than the recording does.
+    this.agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+    this.send = secure ? httpsRequest : httpRequest;
+  }
+
+  /** The deployment's URL of a request target (`/api/...?...`), under the base URL's own path. */
+  urlOf(target: string): string {
+    const basePath = this.base.pathname.replace(/\/+$/, '');
+    return `${this.base.origin}${basePath}${target}`;
+  }
+
+  forward(req: IncomingMessage, res: ServerResponse, target: string): void {
+    const started = performance.now();
+    const startedDateTime = new Date().toISOString();
+    const url = this.urlOf(target);
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined && !hopHeaders.has(name)) headers[name] = value;
+    }
+    headers.host = this.base.host;
+    const requestBody: Buffer[] = [];
+    let requestBytes = 0;
+    const upstream = this.send(url, { method: req.method, headers, agent: this.agent });
+    // Each event goes on as soon as it is written, not held back to be sent with the next one.
+    upstream.once('socket', (socket) => socket.setNoDelay(true));
+    res.socket?.setNoDelay(true);
+    upstream.on('response', (answer) => {
+      const headersAt = performance.now();
+      const outHeaders: Record<string, string | string[]> = {};
+      for (const [name, value] of Object.entries(answer.headers)) {
+        if (value !== undefined && !hopHeaders.has(name)) outHeaders[name] = value;
+      }
+      res.writeHead(answer.statusCode ?? 502, outHeaders);
+      const contentType = String(answer.headers['content-type'] ?? '');
+      const isStream = contentType.startsWith('text/event-stream');
+      if (isStream) res.flushHeaders();
+      const events: CassetteEvent[] = [];
+      const parser = isStream
+        ? createParser({
+            onEvent: (event) => {
+              events.push({
+                time: round(performance.now() - headersAt),
+                ...(event.event ? { event: event.event } : {}),
+                ...(event.id !== undefined ? { id: event.id } : {}),
+                data: event.data,
+              });
+            },
+          })
+        : undefined;
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      const decoder = new TextDecoder();
+      answer.on('data', (chunk: Buffer) => {
+        res.write(chunk);
+        bytes += chunk.length;
+        if (parser) parser.feed(decoder.decode(chunk, { stream: true }));
+        else if (bytes <= this.options.maxBodyBytes) chunks.push(chunk);
+      });
+      answer.on('end', () => {
+        res.end();
+        const ended = performance.now();
+        const body = Buffer.concat(chunks);
+        const entry: CassetteEntry = {
+          startedDateTime,
+          time: round(ended - started),
+          request: {
+            method: req.method ?? 'GET',
+            url,
+            httpVersion: `HTTP/${req.httpVersion}`,
+            cookies: [],
+            headers: pairsOf(req.headers),
+            queryString: queryOf(target),
+            ...(requestBytes > 0
+              ? {
+                  postData: {
+                    mimeType: String(req.headers['content-type'] ?? ''),
+                    text: Buffer.concat(requestBody).toString('utf8'),
+                  },
+                }
+              : {}),
+            headersSize: -1,
+            bodySize: requestBytes,
+          },
+          response: {
+            status: answer.statusCode ?? 0,
+            statusText: answer.statusMessage ?? statusText[answer.statusCode ?? 0] ?? '',
+            httpVersion: `HTTP/${answer.httpVersion}`,
+            cookies: [],
+            headers: pairsOf(answer.headers),
+            content: {
+              size: bytes,
+              mimeType: contentType,
+              ...(isStream ? {} : textOrBase64(body, contentType)),
+            },
+            redirectURL: '',
+            headersSize: -1,
+            bodySize: bytes,
+          },
+          cache: {},
+          timings: { send: 0, wait: round(headersAt - started), receive: round(ended - headersAt) },
+          ...(isStream ? { _events: events } : {}),
+        };
+        this.options.onExchange(redactEntry(entry), target.split('?')[0] ?? '/');
+      });
+      // The deployment cut the body: the caller's connection is cut the same way, nothing is recorded.
+      answer.on('error', () => res.destroy());
+      answer.on('aborted', () => res.destroy());
+    });
+    upstream.on('error', (error: NodeJS.ErrnoException) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      // The code (ECONNREFUSED, ENOTFOUND) says what went wrong; the URL is the caller's own.
+      const message = `The deployment ${this.base.origin} could not be reached: ${error.code ?? error.message}`;
+      this.options.onError(message);
+      const path = target.split('?')[0] ?? '/';
+      const text = JSON.stringify(errorBody(502, message, path, 'DEPLOYMENT_UNREACHABLE'));
+      res.writeHead(502, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+    });
+    // The caller left: stop the exchange with the deployment too (an agent run stops being followed).
+    res.once('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    req.on('data', (chunk: Buffer) => {
+      requestBytes += chunk.length;
+      if (requestBytes <= this.options.maxBodyBytes) requestBody.push(chunk);
+    });
+    req.pipe(upstream);
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
+function pairsOf(headers: Record<string, string | string[] | undefined>): HarNameValue[] {
+  const out: HarNameValue[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || hopHeaders.has(name)) continue;
+    for (const one of Array.isArray(value) ? value : [value]) out.push({ name, value: one });
+  }
+  return out;
+}
+
+function queryOf(target: string): HarNameValue[] {
+  const at = target.indexOf('?');
+  if (at < 0) return [];
+  return [...new URLSearchParams(target.slice(at + 1))].map(([name, value]) => ({ name, value }));
+}
+
+/** Text bodies as text; anything else (a PDF from the document endpoint) as base64, as HAR allows. */
+function textOrBase64(body: Buffer, contentType: string): { text: string; encoding?: string } {
+  const isText = contentType === '' || /json|text|xml|javascript|x-www-form-urlencoded/i.test(contentType);
+  return isText ? { text: body.toString('utf8') } : { text: body.toString('base64'), encoding: 'base64' };
+}

@@ -1,0 +1,85 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CassetteEntry } from '../cassette/har.js';
+import type { Log } from '../logger.js';
+import { CassetteFile } from './cassette-file.js';
+import { Forwarder } from './forward.js';
+
+/** What the console and the exit summary show of a recording. */
+export interface RecordingStatus {
+  /** The deployment's origin (its base URL may hold nothing secret, but a path is not needed to show). */
+  target: string;
+  cassette: string;
+  entries: number;
+  bytes: number;
+}
+
+/**
+ * Record mode on node:http: API requests go to the deployment through the forwarder, and each
+ * exchange, once over, is appended to the cassette and shown to `onEntry` (the drift check).
+ */
+export class RecordSession {
+  private readonly listeners = new Set<() => void>();
+
+  private constructor(
+    private readonly forwarder: Forwarder,
+    private readonly file: CassetteFile,
+    private readonly target: string,
+  ) {}
+
+  static async start(
+    target: string,
+    cassette: string,
+    maxBodyBytes: number,
+    log: Log,
+    onEntry: (entry: CassetteEntry, path: string) => void,
+  ): Promise<RecordSession> {
+    const file = await CassetteFile.open(cassette);
+    let session: RecordSession | undefined;
+    const forwarder = new Forwarder(target, {
+      maxBodyBytes,
+      onExchange: (entry, path) => {
+        file.append(entry).then(
+          () => session?.changed(),
+          (error: unknown) => log.error(`The emulator could not write the cassette ${cassette}`, error),
+        );
+        try {
+          onEntry(entry, path);
+          session?.changed();
+        } catch (error) {
+          log.error('The emulator could not check a response against the spec', error);
+        }
+      },
+      onError: (message) => log.warn(message),
+    });
+    session = new RecordSession(forwarder, file, new URL(target).origin);
+    return session;
+  }
+
+  handle(req: IncomingMessage, res: ServerResponse, target: string): void {
+    this.forwarder.forward(req, res, target);
+  }
+
+  get status(): RecordingStatus {
+    return {
+      target: this.target,
+      cassette: this.file.path,
+      entries: this.file.entries,
+      bytes: this.file.bytes,
+    };
+  }
+
+  /** Calls `listener` after each entry written, until the returned function is called. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    this.forwarder.close();
+    await this.file.close();
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+}
