@@ -22,8 +22,8 @@ const format = (value: number | undefined) => (value === undefined ? '–' : val
 function chart(metric: string, rows: readonly StatsRow[]): string {
   const barHeight = 18;
   const gap = 6;
-  const labelWidth = 230;
-  const barWidth = 220;
+  const labelWidth = 270;
+  const barWidth = 200;
   const height = rows.length * (barHeight + gap) + 8;
   const bars = rows
     .map((row, i) => {
@@ -31,7 +31,7 @@ function chart(metric: string, rows: readonly StatsRow[]): string {
       const y = 4 + i * (barHeight + gap);
       const width = Math.max(0, Math.min(1, value ?? 0)) * barWidth;
       const name = label(row);
-      const shown = name.length > 34 ? `${name.slice(0, 33)}…` : name;
+      const shown = name.length > 44 ? `${name.slice(0, 43)}…` : name;
       return `<text x="${labelWidth - 6}" y="${y + 13}" text-anchor="end">${escapeHtml(shown)}</text><rect x="${labelWidth}" y="${y}" width="${barWidth}" height="${barHeight}" fill="#eef2f7"/><rect x="${labelWidth}" y="${y}" width="${width.toFixed(1)}" height="${barHeight}" fill="${COLOURS[i % COLOURS.length]}"><title>${escapeHtml(name)}: ${format(value)}</title></rect><text x="${labelWidth + barWidth + 6}" y="${y + 13}">${format(value)}</text>`;
     })
     .join('');
