@@ -83,13 +83,17 @@ describe('evaluateQna against the emulator', () => {
       golden: fixture('support-golden.csv'),
       systems: [supportKb.name, productDocs.systemId],
       outDir,
-      similarity: false,
     });
-    const recall = (name: string) =>
-      result.stats.find((row) => row.experiment_name === name)?.means.context_recall ?? Number.NaN;
+    const mean = (name: string, metric: string) =>
+      result.stats.find((row) => row.experiment_name === name)?.means[metric] ?? Number.NaN;
     expect(result.scored).toBe(12);
-    expect(recall(supportKb.name)).toBeGreaterThan(recall(productDocs.name));
-    expect(recall(supportKb.name)).toBe(1);
+    expect(mean(supportKb.name, 'context_recall')).toBeGreaterThan(mean(productDocs.name, 'context_recall'));
+    expect(mean(supportKb.name, 'context_recall')).toBe(1);
+    // The emulator's sentence encoder is installed here: answers that say the golden answer score closer.
+    expect(result.similarity).toBe(true);
+    expect(mean(supportKb.name, 'answer_similarity')).toBeGreaterThan(
+      mean(productDocs.name, 'answer_similarity'),
+    );
     // The chunks came from the probe's MERGE_NEIGHBOURING_CONTEXT node.
     const lines = readFileSync(result.files.resultsJsonl, 'utf8')
       .trim()
@@ -102,7 +106,7 @@ describe('evaluateQna against the emulator', () => {
       /^question,gt_answer,system_answer,source,experiment_name,context_precision,context_recall,context_f1,average_precision,reciprocal_rank,ndcg,rouge_l_recall,/,
     );
     expect(readFileSync(result.files.stats, 'utf8').split('\n')[0]).toMatch(
-      /^source,experiment_name,average_precision,bleu_faithfulness,bleu_score,context_f1,context_precision,context_recall,ndcg,/,
+      /^source,experiment_name,answer_similarity,average_precision,bleu_faithfulness,bleu_score,context_f1,context_precision,context_recall,ndcg,/,
     );
     const report = readFileSync(result.files.report, 'utf8');
     expect(report).toContain('<svg');
