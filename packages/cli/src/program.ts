@@ -258,6 +258,10 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
     .option('--concurrency <n>', 'questions in flight at most (default 4)', positiveInteger)
     .option('--strict', 'refuse a malformed golden row instead of skipping it')
     .option(
+      '--similarity',
+      'also score answer_similarity with the sentence encoder, where installed (~0.1 s per answer)',
+    )
+    .option(
       '--baseline <stats.csv>',
       'fail (exit 7) when a metric falls below this stats file by more than --max-drop',
     )

@@ -23,7 +23,6 @@ it('opens report.html from disk with its charts and without a console error or a
       golden: fileURLToPath(new URL('./fixtures/eval/support-golden.csv', import.meta.url)),
       systems: [seed.systems.supportKb.name, seed.systems.productDocs.name],
       outDir: mkdtempSync(join(tmpdir(), 'dataworkz-eval-report-')),
-      similarity: false,
     });
     report = result.files.report;
     metrics = Object.keys(result.stats[0]?.means ?? {}).length;

@@ -83,6 +83,7 @@ describe('evaluateQna against the emulator', () => {
       golden: fixture('support-golden.csv'),
       systems: [supportKb.name, productDocs.systemId],
       outDir,
+      similarity: true,
     });
     const mean = (name: string, metric: string) =>
       result.stats.find((row) => row.experiment_name === name)?.means[metric] ?? Number.NaN;

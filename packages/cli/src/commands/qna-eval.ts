@@ -9,6 +9,7 @@ export interface EvalFlags {
   limit?: number;
   concurrency?: number;
   strict?: boolean;
+  similarity?: boolean;
   baseline?: string;
   maxDrop?: number;
 }
@@ -36,6 +37,7 @@ export async function evaluate(ctx: Context, golden: string, flags: EvalFlags): 
     limit: flags.limit,
     concurrency: flags.concurrency,
     strict: flags.strict === true,
+    similarity: flags.similarity === true,
     baseline: flags.baseline,
     maxDrop: flags.maxDrop,
     log: (line) => ctx.out.error(line),

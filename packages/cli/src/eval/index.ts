@@ -1,3 +1,5 @@
+// The base of GoldenFileError, as the CLI's own door exports it.
+export { UsageError } from '../exit-codes.js';
 export { type AnswerScores, answerScores } from './answer-metrics.js';
 export { bleu } from './bleu.js';
 export {

@@ -3,10 +3,8 @@ import type { AnswerResponse } from '@dataworkz/client';
 /** The probe node whose chunks the LLM was given. */
 const MERGE_NODE = 'MERGE_NEIGHBOURING_CONTEXT';
 
-type Json = unknown;
-
 /** As the vendor's harness walks the probe: the first object (depth first) holding the node's name as a value. */
-function findMergeNode(value: Json): Record<string, unknown> | undefined {
+function findMergeNode(value: unknown): Record<string, unknown> | undefined {
   if (Array.isArray(value)) {
     for (const item of value) {
       const found = findMergeNode(item);
@@ -25,7 +23,7 @@ function findMergeNode(value: Json): Record<string, unknown> | undefined {
 }
 
 /** The chunks the LLM was given (`data.Input[].Content` of the merge node), or undefined without one. */
-export function probeChunks(probe: Json): string[] | undefined {
+export function probeChunks(probe: unknown): string[] | undefined {
   const node = findMergeNode(probe);
   const input = (node?.data as { Input?: unknown } | undefined)?.Input;
   if (!Array.isArray(input)) return undefined;
