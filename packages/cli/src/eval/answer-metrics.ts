@@ -21,7 +21,7 @@ export interface AnswerScores {
 }
 
 /** A side's tokens: continuous-eval tokenizes sentence by sentence, which gives the same tokens. */
-export function tokenOverlap(prediction: string, reference: string) {
+function tokenOverlap(prediction: string, reference: string) {
   const predicted = tokenize(prediction);
   const expected = tokenize(reference);
   const expectedSet = new Set(expected);
@@ -35,7 +35,7 @@ export function tokenOverlap(prediction: string, reference: string) {
 const PUNCTUATION_ONLY = /^[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]*$/;
 
 /** ROUGE-L as continuous-eval's `RougeScore`: 0 for an empty or punctuation-only prediction. */
-export function rougeScore(prediction: string, reference: string) {
+function rougeScore(prediction: string, reference: string) {
   if (PUNCTUATION_ONLY.test(prediction)) return { recall: 0, precision: 0, f1: 0 };
   return rougeL(prediction, reference) ?? { recall: 0, precision: 0, f1: 0 };
 }

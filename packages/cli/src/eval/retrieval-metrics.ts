@@ -17,7 +17,7 @@ export interface RetrievalScores {
   ndcg: number;
 }
 
-export function chunkMatches(retrieved: string, groundTruth: string): boolean {
+function chunkMatches(retrieved: string, groundTruth: string): boolean {
   // The package rejects empty texts (continuous-eval counts that as no match).
   if (retrieved === '' || groundTruth === '') return false;
   return (rougeL(retrieved, groundTruth)?.recall ?? 0) >= CHUNK_MATCH_THRESHOLD;
