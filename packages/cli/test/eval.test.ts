@@ -46,6 +46,12 @@ describe('reading golden files', () => {
     await expect(rows(fixture('financebench-form.csv'), true)).rejects.toThrow(GoldenFileError);
   });
 
+  it('says a golden file is missing, or is not a CSV or JSONL file, with a usage error', async () => {
+    await expect(rows(fixture('missing.csv'))).rejects.toThrow(/^No golden file .*missing\.csv\.$/);
+    await expect(rows(fixture('missing.jsonl'))).rejects.toThrow(/^No golden file /);
+    await expect(rows(fixture('golden.txt'))).rejects.toThrow(/a golden set is a \.csv or \.jsonl file/);
+  });
+
   it('reads the LegalBench form: the answer holds the passages and serves as the context', async () => {
     const { rows: read } = await rows(fixture('legalbench-form.csv'));
     expect(read).toHaveLength(2);

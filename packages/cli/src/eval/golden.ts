@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import { createReadStream } from 'node:fs';
 import { extname } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -95,9 +96,17 @@ function rowOf(record: Record<string, unknown>, line: number): GoldenRow {
 }
 
 async function* csvRecords(file: string): AsyncGenerator<{ record: Record<string, unknown>; line: number }> {
-  const parser = createReadStream(file).pipe(
-    parse({ columns: true, bom: true, skip_empty_lines: true, relax_column_count: true, info: true }),
-  );
+  const input = createReadStream(file);
+  const parser = parse({
+    columns: true,
+    bom: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    info: true,
+  });
+  // A pipe does not pass on a read error (a missing file): the parser is failed with it.
+  input.on('error', (error) => parser.destroy(error));
+  input.pipe(parser);
   // The header ends on line 1 unless it spans more; each record starts after the previous one ends.
   let next = 2;
   for await (const { record, info } of parser as AsyncIterable<{
@@ -117,7 +126,10 @@ async function* csvRecords(file: string): AsyncGenerator<{ record: Record<string
 async function* jsonlRecords(
   file: string,
 ): AsyncGenerator<{ record: Record<string, unknown>; line: number }> {
-  const lines = createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
+  const input = createReadStream(file);
+  // Opened before reading, so a missing file rejects here rather than as an unhandled stream error.
+  await once(input, 'open');
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   let line = 0;
   for await (const raw of lines) {
     line += 1;
