@@ -69,7 +69,9 @@ function rowOf(record: Record<string, unknown>, line: number): GoldenRow {
   const question = record.question;
   if (typeof question !== 'string' || question.trim() === '') throw new Error('no question');
   const answer = record.gt_answer;
-  const hasContext = record.gt_context !== undefined && record.gt_context !== '';
+  // A gt_context column (even empty) says the FinanceBench form; only its absence the LegalBench one.
+  const hasContext = record.gt_context !== undefined && record.gt_context !== null;
+  if (hasContext && record.gt_context === '') throw new Error('gt_context is empty');
   let gtAnswer: string;
   let gtAnswerRaw: string;
   let gtContext: string[];
