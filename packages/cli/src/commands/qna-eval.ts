@@ -41,7 +41,7 @@ export async function evaluate(ctx: Context, golden: string, flags: EvalFlags): 
     baseline: flags.baseline,
     maxDrop: flags.maxDrop,
     log: (line) => ctx.out.error(line),
-    progressBar: true,
+    progressBar: ctx.out.interactive && !ctx.out.json,
   });
   if (ctx.out.json) {
     ctx.out.printJson({ stats: result.stats, regressions: result.regressions, files: result.files });
