@@ -6,6 +6,7 @@ import type { Plan } from './plan.js';
 import type { Runtime } from './runtimes.js';
 import type { SectionRequest } from './section-main.js';
 import { measureCliBatch } from './sections/cli-batch.js';
+import { measureCliEval } from './sections/cli-eval.js';
 import { measureCliStart } from './sections/cli-start.js';
 import { measureImportTimes } from './sections/import-time.js';
 import { measureSizes } from './sections/size.js';
@@ -167,9 +168,13 @@ export function runSection(
           questions: plan.cliBatchQuestions,
           memoryQuestions: plan.cliMemoryQuestions,
         });
+        const evaluation = await measureCliEval(runtime.execPath, {
+          questions: plan.cliBatchQuestions,
+          memoryQuestions: Math.min(plan.cliBatchQuestions * 5, 5_000),
+        });
         return {
-          measurements: [...start.measurements, ...batch.measurements],
-          notes: [...start.notes, ...batch.notes],
+          measurements: [...start.measurements, ...batch.measurements, ...evaluation.measurements],
+          notes: [...start.notes, ...batch.notes, ...evaluation.notes],
         };
       });
   }

@@ -1,6 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 // The tests run the built bin (`pnpm build` first, as turbo's test task does) as a person would.
+// The browser test needs Chromium: `pnpm test:browser` runs it.
 export default defineConfig({
-  test: { include: ['test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 },
+  test: {
+    include: ['test/**/*.test.ts'],
+    exclude: ['test/**/*.browser.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
 });

@@ -24,6 +24,7 @@ const guides: DefaultTheme.SidebarItem[] = [
       { text: 'Chat with history', link: '/guides/qna/chat' },
       { text: 'Documents', link: '/guides/qna/documents' },
       { text: 'Question history and quality scores', link: '/guides/qna/question-history' },
+      { text: 'Evaluation', link: '/guides/qna/evaluation' },
     ],
   },
   {

@@ -18,6 +18,7 @@ export const programs: ExampleProgram[] = [
   { file: 'chat.ts', title: 'Chat over a QnA system: follow-ups answered from the conversation' },
   { file: 'question-history.ts', title: 'Read the question history and a question with its scores' },
   { file: 'document.ts', title: 'Download a document' },
+  { file: 'evaluate-systems.ts', title: 'Evaluate two QnA systems on a golden set and compare their scores' },
   { file: 'errors-and-retries.ts', title: 'Handle errors (a bad key, a FAILED query) and retries' },
   {
     file: 'tracing.ts',

@@ -16,6 +16,8 @@ export const ExitCode = {
   failed: 5,
   /** The service could not be reached, or did not answer in time. */
   network: 6,
+  /** `qna eval --baseline`: a metric fell more than the allowed drop below the baseline. */
+  regressed: 7,
   /** Stopped by Ctrl-C. */
   interrupted: 130,
 } as const;

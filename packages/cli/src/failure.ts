@@ -37,6 +37,7 @@ export interface FailureScene {
 // By the error's name, not its class: the clients load only when a command needs them.
 const byName: Record<string, [ExitCodeValue, string | undefined]> = {
   UsageError: [ExitCode.usage, undefined],
+  GoldenFileError: [ExitCode.usage, undefined],
   InvalidParameterError: [ExitCode.usage, 'See `dataworkz <command> --help`.'],
   AuthenticationError: [
     ExitCode.auth,

@@ -12,6 +12,8 @@ const agents = () => import('./commands/agents.js');
 const config = () => import('./commands/config.js');
 const batch = () => import('./batch/commands.js');
 type BatchFlags = import('./batch/run-batch.js').BatchOptions;
+const qnaEval = () => import('./commands/qna-eval.js');
+type EvalFlags = import('./commands/qna-eval.js').EvalFlags;
 
 function contextOf(command: Command): Context {
   return new Context(command.optsWithGlobals<GlobalOptions>());
@@ -20,6 +22,13 @@ function contextOf(command: Command): Context {
 function positiveInteger(value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number <= 0) throw new InvalidArgumentError('Not a positive integer.');
+  return number;
+}
+
+function nonNegativeNumber(value: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number < 0)
+    throw new InvalidArgumentError('Not a number of 0 or more.');
   return number;
 }
 
@@ -97,7 +106,7 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
     .option('--no-color', 'plain text even on a terminal (NO_COLOR does the same)')
     .addHelpText(
       'after',
-      '\nAgents and QnA systems are named by id or by exact name, in any case:\n  dataworkz qna answer "Customer Support Knowledge Base" "How do I return an item?"\n\nCredentials come from DATAWORKZ_API_KEY (or DATAWORKZ_TOKEN), else from the profile\n(`dataworkz config set api-key` reads the key from standard input).\n\nExit codes: 0 ok, 1 error, 2 usage or configuration (an ambiguous name, a wrong\nbase URL too), 3 authentication, 4 not found (an unknown id or name too), 5 failed\nquery or task, 6 network, 130 interrupted.',
+      '\nAgents and QnA systems are named by id or by exact name, in any case:\n  dataworkz qna answer "Customer Support Knowledge Base" "How do I return an item?"\n\nCredentials come from DATAWORKZ_API_KEY (or DATAWORKZ_TOKEN), else from the profile\n(`dataworkz config set api-key` reads the key from standard input).\n\nExit codes: 0 ok, 1 error, 2 usage or configuration (an ambiguous name, a wrong\nbase URL too), 3 authentication, 4 not found (an unknown id or name too), 5 failed\nquery or task, 6 network, 7 a metric below its baseline (qna eval), 130 interrupted.',
     );
   const run =
     // A command resolves with nothing (exit 0) or with its exit code.
@@ -234,6 +243,41 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
       return (await qna()).answer(ctx, system, question as string, options);
     }),
   );
+  qnaCommand
+    .command('eval')
+    .description('evaluate QnA systems on a golden set: retrieval and answer scores, CSVs and an HTML report')
+    .argument('<golden>', 'the golden set: FinanceBench or LegalBench CSV, or JSONL with the same fields')
+    .requiredOption(
+      '--system <system>',
+      'a QnA system to evaluate, by id or exact name (repeatable)',
+      collect,
+    )
+    .option(
+      '--llm <llm>',
+      'an LLM each system answers with, by id or model name (repeatable; default its first)',
+      collect,
+    )
+    .requiredOption(
+      '--out <dir>',
+      'the folder for results.csv, results.jsonl, stats.csv, report.html (a rerun resumes)',
+    )
+    .option('-n, --limit <count>', 'only the first rows of the golden set', positiveInteger)
+    .option('--concurrency <n>', 'questions in flight at most (default 4)', positiveInteger)
+    .option('--strict', 'refuse a malformed golden row instead of skipping it')
+    .option(
+      '--similarity',
+      'also score answer_similarity with the sentence encoder, where installed (~0.1 s per answer)',
+    )
+    .option(
+      '--baseline <stats.csv>',
+      'fail (exit 7) when a metric falls below this stats file by more than --max-drop',
+    )
+    .option('--max-drop <drop>', 'with --baseline: the drop allowed (default 0.05)', nonNegativeNumber)
+    .action(
+      run(async (ctx, golden: string, options: EvalFlags) =>
+        (await qnaEval()).evaluate(ctx, golden, options),
+      ),
+    );
   qnaCommand
     .command('document')
     .description('download a document: by the id a search or an answer prints under each result')

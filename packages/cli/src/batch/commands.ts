@@ -44,7 +44,7 @@ export async function answerBatch(
   const retrieval = await retrievalOf(options);
   // Chosen once for the whole batch: every answer comes from the same LLM.
   const llm = await answeringLlm(dw, systemId, options.llm);
-  return runBatch(ctx, options, limit, async (question, call) => {
+  return runBatch(ctx.out, options, limit, async (question, call) => {
     const result = await answerQuestion(dw, systemId, question.text, { ...retrieval, llm }, call);
     return { answer: result.answer.trim(), contexts: result.context.map(passage), llmProviderId: llm };
   });
@@ -58,7 +58,7 @@ export async function searchBatch(
   const { dw, limit } = await batchClient(ctx, options);
   const { systemId } = await dw.qna.resolve(system);
   const retrieval = await llmOf(dw, systemId, await retrievalOf(options));
-  return runBatch(ctx, options, limit, async (question, call) => {
+  return runBatch(ctx.out, options, limit, async (question, call) => {
     const result = await searchSystem(dw, systemId, question.text, retrieval, call);
     return { results: result.searchResultsList.map(passage) };
   });
@@ -75,7 +75,7 @@ export async function askBatch(
   const { streamAgent } = await import('@dataworkz/a2a');
   const contextValues = keyValues(options.context, '--context') as Record<string, never> | undefined;
   const properties = keyValues(options.properties, '--properties') as Record<string, string> | undefined;
-  return runBatch(ctx, options, limit, async (question, call) => {
+  return runBatch(ctx.out, options, limit, async (question, call) => {
     // Each question is its own conversation.
     const run = streamAgent(dw, agentId, {
       text: question.text,

@@ -6,7 +6,10 @@ export interface BatchProgress {
   stop(): void;
 }
 
-export async function batchProgress(out: Output, total: number): Promise<BatchProgress> {
+export async function batchProgress(
+  out: Pick<Output, 'interactive' | 'json'>,
+  total: number,
+): Promise<BatchProgress> {
   if (!out.interactive || out.json) return { done: () => undefined, stop: () => undefined };
   const { default: progress } = await import('cli-progress');
   const bar = new progress.SingleBar(

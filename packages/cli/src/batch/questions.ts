@@ -90,10 +90,11 @@ export async function* readQuestions(file: string): AsyncGenerator<Question> {
 export async function countQuestions(
   file: string,
   skip: ReadonlySet<string>,
+  read: (file: string) => AsyncIterable<Question> = readQuestions,
 ): Promise<{ questions: number; toAsk: number }> {
   let questions = 0;
   let toAsk = 0;
-  for await (const question of readQuestions(file)) {
+  for await (const question of read(file)) {
     questions += 1;
     if (!skip.has(question.id)) toAsk += 1;
   }

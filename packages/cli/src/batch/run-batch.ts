@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import type { Context } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
+import type { Output } from '../output.js';
 import type { AdaptiveLimit } from './adaptive-limit.js';
 import { compactOutput, readOutput } from './output-file.js';
 import { batchProgress } from './progress.js';
@@ -16,7 +16,16 @@ interface BatchCall {
 }
 
 /** What one question yields, merged into its output line (answer, contexts, results, state...). */
-export type BatchWork = (question: Question, call: BatchCall) => Promise<Record<string, unknown>>;
+export type BatchWork<Q extends Question = Question> = (
+  question: Q,
+  call: BatchCall,
+) => Promise<Record<string, unknown>>;
+
+/** Where a batch tells of its progress and its end: the CLI's output, or a library caller's log. */
+export type BatchOutput = Pick<Output, 'error' | 'interactive' | 'json'>;
+
+/** Reads the items of a batch's input, as a stream (questions, or an evaluation's question-experiment pairs). */
+export type BatchReader<Q extends Question> = (file: string) => AsyncIterable<Q>;
 
 export interface BatchOptions {
   /** The questions: JSONL, CSV or plain lines. */
@@ -66,11 +75,12 @@ function errorFields(error: unknown): Record<string, unknown> {
  * line. Ctrl-C stops it: requests in flight are aborted (and asked again next time), the output is
  * flushed.
  */
-export async function runBatch(
-  ctx: Context,
+export async function runBatch<Q extends Question = Question>(
+  out: BatchOutput,
   options: BatchOptions,
   limit: AdaptiveLimit,
-  work: BatchWork,
+  work: BatchWork<Q>,
+  read: BatchReader<Q> = readQuestions as BatchReader<Q>,
 ): Promise<number> {
   if (!options.out) throw new UsageError('--batch needs --out <file>: where each answer is written.');
   const output = options.out;
@@ -78,9 +88,9 @@ export async function runBatch(
   // Appends start on a whole line, after one line per question.
   if (untidy) await compactOutput(output);
   // A first pass counts what is left to ask, for the progress bar.
-  const { questions, toAsk } = await countQuestions(options.batch, answered);
+  const { questions, toAsk } = await countQuestions(options.batch, answered, read);
   if (toAsk === 0) {
-    ctx.out.error(
+    out.error(
       questions === 0
         ? `Nothing to ask: ${options.batch} holds no question.`
         : `Nothing to ask: all ${questions} question${questions === 1 ? ' is' : 's are'} answered in ${output}.`,
@@ -109,10 +119,10 @@ export async function runBatch(
   let failed = 0;
   const started = performance.now();
   const pending = new Set<Promise<void>>();
-  const progress = await batchProgress(ctx.out, toAsk);
+  const progress = await batchProgress(out, toAsk);
 
   /** Asks one question until it is answered or fails (a rate-limited one waits and goes again). */
-  async function attempt(question: Question, signal: AbortSignal): Promise<void> {
+  async function attempt(question: Q, signal: AbortSignal): Promise<void> {
     const began = performance.now();
     // Every request made for the question: the client's retries and the batch's own rounds.
     let attempts = 0;
@@ -149,7 +159,7 @@ export async function runBatch(
     }
   }
 
-  async function ask(question: Question): Promise<void> {
+  async function ask(question: Q): Promise<void> {
     const own = new AbortController();
     inFlight.add(own);
     try {
@@ -160,7 +170,7 @@ export async function runBatch(
   }
 
   try {
-    for await (const question of readQuestions(options.batch)) {
+    for await (const question of read(options.batch)) {
       if (controller.signal.aborted) break;
       if (answered.has(question.id)) {
         skipped += 1;
@@ -188,7 +198,7 @@ export async function runBatch(
   }
   const seconds = (performance.now() - started) / 1000;
   const rate = (succeeded + failed) / Math.max(seconds, 0.001);
-  ctx.out.error(
+  out.error(
     `${controller.signal.aborted ? 'Stopped' : 'Done'}: ${succeeded} answered, ${failed} failed, ${skipped} skipped (already in ${output}) in ${seconds.toFixed(1)} s, ${rate.toFixed(1)}/s.`,
   );
   if (controller.signal.aborted) return ExitCode.interrupted;

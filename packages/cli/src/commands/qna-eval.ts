@@ -1,0 +1,71 @@
+import type { Context } from '../context.js';
+import { evaluateQna } from '../eval/evaluate.js';
+import { ExitCode } from '../exit-codes.js';
+
+export interface EvalFlags {
+  system: string[];
+  llm?: string[];
+  out: string;
+  limit?: number;
+  concurrency?: number;
+  strict?: boolean;
+  similarity?: boolean;
+  baseline?: string;
+  maxDrop?: number;
+}
+
+/** The columns of the terminal's summary: the vendor's retrieval scores first, then a few answer scores. */
+const SUMMARY = [
+  'context_precision',
+  'context_recall',
+  'context_f1',
+  'ndcg',
+  'rouge_l_f1',
+  'token_overlap_f1',
+  'token_overlap_faithfulness',
+  'answer_similarity',
+];
+
+export async function evaluate(ctx: Context, golden: string, flags: EvalFlags): Promise<number> {
+  const client = await ctx.client();
+  const result = await evaluateQna({
+    client,
+    golden,
+    systems: flags.system,
+    llms: flags.llm ?? [],
+    outDir: flags.out,
+    limit: flags.limit,
+    concurrency: flags.concurrency,
+    strict: flags.strict === true,
+    similarity: flags.similarity === true,
+    baseline: flags.baseline,
+    maxDrop: flags.maxDrop,
+    log: (line) => ctx.out.error(line),
+    progressBar: ctx.out.interactive && !ctx.out.json,
+  });
+  if (ctx.out.json) {
+    ctx.out.printJson({ stats: result.stats, regressions: result.regressions, files: result.files });
+  } else {
+    const columns = SUMMARY.filter((metric) => result.stats.some((row) => row.means[metric] !== undefined));
+    ctx.out.table(
+      ['source', 'experiment', 'n', ...columns],
+      result.stats.map((row) => [
+        row.source,
+        row.experiment_name,
+        String(row.count),
+        ...columns.map((metric) => row.means[metric]?.toFixed(3) ?? '–'),
+      ]),
+    );
+    if (!result.similarity)
+      ctx.out.error('answer_similarity left out: the sentence encoder is not installed.');
+    ctx.out.error(`Wrote ${result.files.results}, ${result.files.stats} and ${result.files.report}.`);
+  }
+  for (const drop of result.regressions) {
+    ctx.out.error(
+      `Regression: ${drop.metric} of ${drop.experiment_name} (${drop.source}) is ${drop.current.toFixed(4)}, baseline ${drop.baseline.toFixed(4)}: a drop of ${(drop.baseline - drop.current).toFixed(4)}.`,
+    );
+  }
+  if (result.interrupted) return ExitCode.interrupted;
+  if (result.regressions.length > 0) return ExitCode.regressed;
+  return result.failed > 0 ? ExitCode.failed : ExitCode.ok;
+}

@@ -1,0 +1,259 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Dataworkz, RetryEvent } from '@dataworkz/client';
+import { AdaptiveLimit } from '../batch/adaptive-limit.js';
+import type { Question } from '../batch/questions.js';
+import { type BatchOutput, runBatch } from '../batch/run-batch.js';
+import { ExitCode, UsageError } from '../exit-codes.js';
+import { answerScores } from './answer-metrics.js';
+import { type GoldenFileError, type GoldenRow, readGolden } from './golden.js';
+import { METRIC_NAMES, type Scores } from './metric-names.js';
+import { answerChunks } from './probe.js';
+import { writeReport } from './report.js';
+import { writeResultsCsv, writeStatsCsv } from './results-csv.js';
+import { readResults } from './results-file.js';
+import { retrievalScores } from './retrieval-metrics.js';
+import { type AnswerSimilarity, loadAnswerSimilarity } from './similarity.js';
+import { type Regression, readStats, regressions, StatsAccumulator, type StatsRow } from './stats.js';
+
+/** One QnA system answering with one LLM: a column of the comparison. */
+export interface Experiment {
+  /** The system's name, with the LLM's when several LLMs are compared. */
+  name: string;
+  systemId: string;
+  llmProviderId: string;
+}
+
+export interface EvaluateOptions {
+  /** The client every question is asked with. */
+  client: Dataworkz;
+  /** The golden set: the vendor's FinanceBench or LegalBench CSV, or JSONL with the same fields. */
+  golden: string;
+  /** The QnA systems, by id or exact name. */
+  systems: readonly string[];
+  /** The LLMs, by id or model name; each system answers with each. Default: each system's first. */
+  llms?: readonly string[] | undefined;
+  /** The folder the results, stats and report are written to; a rerun there resumes. */
+  outDir: string;
+  /** Only the first this many golden rows. */
+  limit?: number | undefined;
+  /** Questions in flight at most (default 4; fewer while the service pushes back). */
+  concurrency?: number | undefined;
+  /** Refuse a malformed golden row (GoldenFileError) rather than skip it. */
+  strict?: boolean | undefined;
+  /** A stats CSV to compare with: a metric more than `maxDrop` below it is a regression. */
+  baseline?: string | undefined;
+  /** Default 0.05. */
+  maxDrop?: number | undefined;
+  /**
+   * Score `answer_similarity` with the sentence encoder, where it is installed (default false: it takes
+   * about 0.1 s of CPU per answer, which bounds the rate a large evaluation runs at).
+   */
+  similarity?: boolean | undefined;
+  /** Where warnings and the batch's summary go (default: nowhere). */
+  log?: ((line: string) => void) | undefined;
+  /** A progress bar on stderr (the CLI on a terminal). */
+  progressBar?: boolean | undefined;
+}
+
+export interface EvaluationResult {
+  experiments: Experiment[];
+  /** The mean of each metric per source and experiment, as `stats.csv` holds them. */
+  stats: StatsRow[];
+  /** Results scored, and questions that failed (in the results JSONL with their error). */
+  scored: number;
+  failed: number;
+  /** Golden rows skipped as malformed. */
+  malformed: number;
+  /** Stopped by Ctrl-C: the files hold what was answered; a rerun resumes. */
+  interrupted: boolean;
+  /** Metrics below the baseline by more than `maxDrop` (empty without a baseline). */
+  regressions: Regression[];
+  /** Whether `answer_similarity` was scored (asked for, and the sentence encoder is installed). */
+  similarity: boolean;
+  files: { results: string; resultsJsonl: string; stats: string; report: string };
+}
+
+interface EvalItem extends Question {
+  row: GoldenRow;
+  experiment: Experiment;
+}
+
+async function experimentsOf(
+  client: Dataworkz,
+  systems: readonly string[],
+  llms: readonly string[],
+): Promise<Experiment[]> {
+  if (systems.length === 0) throw new UsageError('Name at least one QnA system to evaluate (--system).');
+  const resolved = await client.qna.resolveAll(systems);
+  const experiments: Experiment[] = [];
+  for (const system of resolved) {
+    if (llms.length === 0) {
+      const [first] = Object.keys(await client.qna.llmProviders(system.systemId));
+      if (first === undefined) throw new UsageError(`QnA system ${system.name} lists no LLM; name one.`);
+      experiments.push({ name: system.name, systemId: system.systemId, llmProviderId: first });
+      continue;
+    }
+    for (const given of llms) {
+      const llm = await client.qna.resolveLlm(system.systemId, given);
+      experiments.push({
+        name: llms.length > 1 ? `${system.name} / ${llm.name}` : system.name,
+        systemId: system.systemId,
+        llmProviderId: llm.llmProviderId,
+      });
+    }
+  }
+  const names = new Set(experiments.map((experiment) => experiment.name));
+  if (names.size < experiments.length) throw new UsageError('A system or LLM is named twice.');
+  return experiments;
+}
+
+function score(
+  row: GoldenRow,
+  answer: string,
+  chunks: string[],
+  context: string[],
+  similarity?: number,
+): Scores {
+  return {
+    ...retrievalScores(chunks, row.gtContext),
+    ...answerScores(answer, row.gtAnswer, context),
+    ...(similarity !== undefined ? { answer_similarity: similarity } : {}),
+  };
+}
+
+/**
+ * Evaluates QnA systems on a golden set as the vendor's harness does: each question asked of each
+ * experiment with the probe on, the LLM's chunks scored against the golden context and the answer
+ * against the golden answer with continuous-eval's deterministic metrics. Questions run through the CLI's
+ * batch (back-off on 429s, resume from `results.jsonl`); the CSVs and report are then streamed from it.
+ */
+export async function evaluateQna(options: EvaluateOptions): Promise<EvaluationResult> {
+  const { client } = options;
+  const maxDrop = options.maxDrop ?? 0.05;
+  if (!(maxDrop >= 0)) throw new UsageError('The allowed drop must be a number of 0 or more.');
+  if (options.limit !== undefined && !(Number.isInteger(options.limit) && options.limit > 0))
+    throw new UsageError('The limit must be a positive integer.');
+  const concurrency = options.concurrency ?? 4;
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new UsageError('The concurrency must be a positive integer.');
+  const baseline = options.baseline !== undefined ? await readStats(options.baseline) : undefined;
+  const experiments = await experimentsOf(client, options.systems, options.llms ?? []);
+  await mkdir(options.outDir, { recursive: true });
+  const files = {
+    results: join(options.outDir, 'results.csv'),
+    resultsJsonl: join(options.outDir, 'results.jsonl'),
+    stats: join(options.outDir, 'stats.csv'),
+    report: join(options.outDir, 'report.html'),
+  };
+  const log = options.log ?? (() => undefined);
+  const similarity: AnswerSimilarity | undefined =
+    options.similarity === true ? await loadAnswerSimilarity() : undefined;
+
+  // The golden file is read twice by the batch (a count, then the run): a malformed row is told once.
+  const told = new Set<number>();
+  let malformed = 0;
+  const onMalformed = options.strict
+    ? undefined
+    : (error: GoldenFileError) => {
+        if (told.has(error.line)) return;
+        told.add(error.line);
+        malformed += 1;
+        log(`Skipped ${error.message}`);
+      };
+  async function* items(file: string): AsyncGenerator<EvalItem> {
+    for await (const row of readGolden(file, { limit: options.limit, onMalformed })) {
+      for (const experiment of experiments) {
+        yield {
+          id: `${row.id}|${experiment.systemId}|${experiment.llmProviderId}`,
+          text: row.question,
+          line: row.line,
+          row,
+          experiment,
+        };
+      }
+    }
+  }
+
+  const limit = new AdaptiveLimit(concurrency);
+  const onRetry = (retry: RetryEvent) => {
+    if (retry.error.name === 'RateLimitError') limit.pushedBack(retry.waitMs);
+  };
+  const out: BatchOutput = { error: log, interactive: options.progressBar === true, json: false };
+  const code = await runBatch(
+    out,
+    { batch: options.golden, out: files.resultsJsonl, concurrency },
+    limit,
+    async (item, call) => {
+      const { row, experiment } = item;
+      const response = await client.qna.answer(
+        experiment.systemId,
+        {
+          questionText: row.question,
+          llmProviderId: experiment.llmProviderId,
+          properties: { include_probe: true },
+        },
+        {
+          signal: call.signal,
+          onRetry: (retry) => {
+            onRetry(retry);
+            call.retried();
+          },
+        },
+      );
+      const { chunks, from } = answerChunks(response);
+      const context = response.context.map((item) => item.data ?? item.contents ?? '');
+      const similar = similarity ? await similarity(response.answer, row.gtAnswer) : undefined;
+      return {
+        experiment_name: experiment.name,
+        source: row.source,
+        gt_answer: row.gtAnswerRaw,
+        system_answer: response.answer,
+        chunks,
+        chunks_from: from,
+        scores: score(row, response.answer, chunks, context, similar),
+      };
+    },
+    items,
+  );
+
+  // Every line of the folder's results, this run's and earlier runs', in one pass.
+  const accumulator = new StatsAccumulator();
+  let scored = 0;
+  let failed = 0;
+  const wanted = new Set(experiments.map((experiment) => experiment.name));
+  await writeResultsCsv(
+    files.results,
+    METRIC_NAMES.filter((name) => name !== 'answer_similarity' || similarity !== undefined),
+    (async function* () {
+      for await (const line of readResults(files.resultsJsonl)) {
+        if (line.status !== 'ok' || !line.scores) {
+          failed += 1;
+          continue;
+        }
+        if (!wanted.has(line.experiment_name ?? '')) continue;
+        scored += 1;
+        accumulator.add(line.source ?? '', line.experiment_name ?? '', line.scores);
+        yield line;
+      }
+    })(),
+  );
+  const stats = accumulator.rows();
+  await writeStatsCsv(files.stats, stats);
+  await writeReport(files.report, {
+    title: `QnA evaluation: ${options.golden.split(/[\\/]/).pop()}`,
+    stats,
+    results: files.resultsJsonl,
+  });
+  return {
+    experiments,
+    stats,
+    scored,
+    failed,
+    malformed,
+    interrupted: code === ExitCode.interrupted,
+    regressions: baseline ? regressions(baseline, stats, maxDrop) : [],
+    similarity: similarity !== undefined,
+    files,
+  };
+}

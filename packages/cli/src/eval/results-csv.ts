@@ -1,0 +1,48 @@
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { finished } from 'node:stream/promises';
+import { stringify } from 'csv-stringify';
+import { stringify as stringifySync } from 'csv-stringify/sync';
+import type { MetricName } from './metric-names.js';
+import type { ResultLine } from './results-file.js';
+import { type StatsRow, statsMetrics } from './stats.js';
+
+/** `results.csv` in the vendor's columns, a row per question and experiment, streamed as they come. */
+export async function writeResultsCsv(
+  file: string,
+  metrics: readonly MetricName[],
+  lines: AsyncIterable<ResultLine>,
+): Promise<void> {
+  const columns = ['question', 'gt_answer', 'system_answer', 'source', 'experiment_name', ...metrics];
+  const csv = stringify({ header: true, columns });
+  const out = createWriteStream(file);
+  csv.pipe(out);
+  for await (const line of lines) {
+    const row = {
+      question: line.question,
+      gt_answer: line.gt_answer ?? '',
+      system_answer: line.system_answer ?? '',
+      source: line.source ?? '',
+      experiment_name: line.experiment_name ?? '',
+      ...line.scores,
+    };
+    if (!csv.write(row)) await once(csv, 'drain');
+  }
+  csv.end();
+  await finished(out);
+}
+
+/** `stats.csv`: the mean of each metric per source and experiment, the metric columns sorted as the vendor's. */
+export async function writeStatsCsv(file: string, stats: readonly StatsRow[]): Promise<void> {
+  const metrics = statsMetrics(stats);
+  const text = stringifySync(
+    stats.map((row) => [
+      row.source,
+      row.experiment_name,
+      ...metrics.map((metric) => row.means[metric] ?? ''),
+    ]),
+    { header: true, columns: ['source', 'experiment_name', ...metrics] },
+  );
+  await writeFile(file, text);
+}
