@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { sharedTestOptions } from '../vitest.shared.js';
 
 export default defineConfig({
   resolve: { conditions: ['source'] },
   test: {
+    ...sharedTestOptions,
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { sharedTestOptions } from '../../vitest.shared.js';
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -14,5 +15,10 @@ export default defineConfig({
       '@dataworkz/emulator': source('../emulator/src/index.ts'),
     },
   },
-  test: { include: ['test/**/*.test.ts'], testTimeout: 20_000, hookTimeout: 60_000 },
+  test: {
+    ...sharedTestOptions,
+    include: ['test/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+  },
 });

@@ -1,0 +1,13 @@
+/**
+ * Test options every package's Vitest configuration spreads into its `test` block.
+ *
+ * Test files share their worker's module graph (`isolate: false`): with a fresh graph per file, each
+ * file re-imported the client, the A2A SDK and the emulator, which was about 40 % of the suites' CPU.
+ * The price is that a file must not leave state behind, so stubbed globals and environment variables
+ * are undone after every test, and a test that needs a module of its own builds it in its own process.
+ */
+export const sharedTestOptions = {
+  isolate: false,
+  unstubGlobals: true,
+  unstubEnvs: true,
+} as const;
