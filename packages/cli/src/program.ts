@@ -5,6 +5,7 @@ import type { RetrievalOptions } from './commands/qna.js';
 import { Context, type GlobalOptions } from './context.js';
 import { UsageError } from './exit-codes.js';
 import { collect } from './key-values.js';
+import { cliVersion } from './version.js';
 
 // Commands load their modules (and the clients) only when they run, so `--help` starts fast.
 const qna = () => import('./commands/qna.js');
@@ -95,6 +96,7 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
   const program = new Command('dataworkz')
     .description('Try and script Dataworkz agents and QnA systems from the terminal.')
     .exitOverride()
+    .version(cliVersion, '-V, --version', 'print the version')
     .showHelpAfterError('(add --help for usage)')
     .option('--base-url <url>', 'the service address (default: DATAWORKZ_BASE_URL, then the profile)')
     .option(

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bin, cliEnv, freshConfigDir, runCli } from './support/run-cli.js';
@@ -30,6 +31,17 @@ describe('errors and exit codes', () => {
     });
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain('config set api-key');
+  });
+
+  it('0 for --version and -V, printing the package’s version alone, with no address or credential needed', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    for (const flag of ['--version', '-V']) {
+      const result = await runCli([flag], { DATAWORKZ_CONFIG_DIR: freshConfigDir() });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe(`${version}\n`);
+    }
   });
 
   it('3 for a refused key, in one line with the status and request id, never the key', async () => {

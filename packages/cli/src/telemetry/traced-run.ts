@@ -1,8 +1,6 @@
-import { createRequire } from 'node:module';
 import { startTracing, type TracesExporter } from '@dataworkz/client/node-tracing';
+import { cliVersion } from '../version.js';
 import { CommandSpans } from './command-span.js';
-
-const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
 /** The CLI's tracing, set up only when asked: the SDK registered and a span per command. */
 export interface CommandTracing {
@@ -16,7 +14,7 @@ export interface CommandTracing {
 export async function startCommandTracing(exporters: readonly TracesExporter[]): Promise<CommandTracing> {
   const tracing = await startTracing(exporters, {
     name: 'dataworkz',
-    version,
+    version: cliVersion,
     stderr: (text) => process.stderr.write(text),
   });
   const spans = new CommandSpans();
