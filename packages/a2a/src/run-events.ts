@@ -58,12 +58,9 @@ export async function* runEvents(
   signal: AbortSignal,
   policy: ResumePolicy | undefined,
   end: RunEnd,
-  /** Where a caller that read the live stream itself hands over: its stream, and what broke it. */
-  handover?: { source: OpenedStream | undefined; error: unknown },
 ): AsyncGenerator<AgentEvent, undefined, undefined> {
   let phase: Phase = 'live';
-  let source: OpenedStream | undefined = handover?.source;
-  let pending: { error: unknown } | undefined = handover ? { error: handover.error } : undefined;
+  let source: OpenedStream | undefined;
   let gap: Gap | undefined;
   /** Failed attempts in a row since the run last made progress. */
   let attempts = 0;
@@ -183,11 +180,6 @@ export async function* runEvents(
     for (;;) {
       let events: AgentEvent[];
       try {
-        if (pending) {
-          const { error } = pending;
-          pending = undefined;
-          throw error;
-        }
         if (phase === 'polling') {
           if (!pollNow) await pause((policy as ResumePolicy).pollIntervalMs, signal);
           pollNow = false;

@@ -3,8 +3,7 @@ import { type FinalAnswer, RunAnswer, settled } from './answer.js';
 import type { AgentEvent } from './events.js';
 import { toRunError } from './failure.js';
 import type { ResumePolicy } from './resume.js';
-import type { RunConnection } from './run-events.js';
-import { RunIterator } from './run-iterator.js';
+import { type RunConnection, runEvents } from './run-events.js';
 import type { RunTrace } from './run-trace.js';
 
 export type { FinalAnswer } from './answer.js';
@@ -111,7 +110,7 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
       (timer as { unref?: () => void }).unref?.();
     }
     const connection = this.#connection;
-    return new RunIterator(connection, answer, signal, this.#options.resume, {
+    return runEvents(connection, answer, signal, this.#options.resume, {
       fail(error) {
         const failure = connection.redact(toRunError(error, signal));
         answer.fail(failure);
