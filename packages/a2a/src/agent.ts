@@ -70,8 +70,8 @@ export class AgentLink {
   }
 
   /** The agent's card, read once per client and agent (a failed read is not kept). */
-  card(signal: AbortSignal): Promise<AgentCard> {
-    return Promise.resolve(this.knownCard ?? this.readCard({ signal }));
+  async card(signal: AbortSignal): Promise<AgentCard> {
+    return this.knownCard ?? this.readCard({ signal });
   }
 
   /**

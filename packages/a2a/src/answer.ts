@@ -55,7 +55,7 @@ function finalAnswerOf(event: AgentEvent, artifacts: A2AArtifact[]): FinalAnswer
 }
 
 /** The id of the message a task's current status carries. */
-export function statusMessageIdOf(task: A2ATask): string | undefined {
+function statusMessageIdOf(task: A2ATask): string | undefined {
   return task.status?.message?.messageId;
 }
 
@@ -64,7 +64,7 @@ export function statusMessageIdOf(task: A2ATask): string | undefined {
  * stream already delivered that message (told by its id), then the task itself, final when the task
  * has ended or waits on the user.
  */
-export function snapshotEvents(task: A2ATask, deliveredMessageId: string | undefined): AgentEvent[] {
+function snapshotEvents(task: A2ATask, deliveredMessageId: string | undefined): AgentEvent[] {
   const seen = deliveredMessageId !== undefined && statusMessageIdOf(task) === deliveredMessageId;
   const events: AgentEvent[] = [];
   for (const event of toAgentEvents(task)) {

@@ -33,7 +33,7 @@ interface Gap {
 }
 
 /** A stream's events, its first result read already (to learn whether it opened at all). */
-export interface OpenedStream {
+interface OpenedStream {
   events: AsyncIterator<A2AStreamEvent, void, undefined>;
   first: IteratorResult<A2AStreamEvent, void> | undefined;
 }

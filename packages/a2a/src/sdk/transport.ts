@@ -7,7 +7,7 @@ import type { SdkFetch } from './fetch.js';
 import { messageToV1, streamEventFromV1, taskFromV1 } from './v1-adapter.js';
 
 /** What one call gives the transport beside its params. */
-export interface CallOptions {
+interface CallOptions {
   signal: AbortSignal;
   /** The A2A extension URIs to activate, comma-separated, sent in the version's extensions header. */
   extensions?: string | undefined;
