@@ -33,7 +33,7 @@ interface Gap {
 }
 
 /** A stream's events, its first result read already (to learn whether it opened at all). */
-interface OpenedStream {
+export interface OpenedStream {
   events: AsyncIterator<A2AStreamEvent, void, undefined>;
   first: IteratorResult<A2AStreamEvent, void> | undefined;
 }
@@ -58,9 +58,12 @@ export async function* runEvents(
   signal: AbortSignal,
   policy: ResumePolicy | undefined,
   end: RunEnd,
+  /** Where a caller that read the live stream itself hands over: its stream, and what broke it. */
+  handover?: { source: OpenedStream | undefined; error: unknown },
 ): AsyncGenerator<AgentEvent, undefined, undefined> {
   let phase: Phase = 'live';
-  let source: OpenedStream | undefined;
+  let source: OpenedStream | undefined = handover?.source;
+  let pending: { error: unknown } | undefined = handover ? { error: handover.error } : undefined;
   let gap: Gap | undefined;
   /** Failed attempts in a row since the run last made progress. */
   let attempts = 0;
@@ -180,6 +183,11 @@ export async function* runEvents(
     for (;;) {
       let events: AgentEvent[];
       try {
+        if (pending) {
+          const { error } = pending;
+          pending = undefined;
+          throw error;
+        }
         if (phase === 'polling') {
           if (!pollNow) await pause((policy as ResumePolicy).pollIntervalMs, signal);
           pollNow = false;

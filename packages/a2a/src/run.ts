@@ -3,7 +3,8 @@ import { type FinalAnswer, RunAnswer, settled } from './answer.js';
 import type { AgentEvent } from './events.js';
 import { toRunError } from './failure.js';
 import type { ResumePolicy } from './resume.js';
-import { type RunConnection, runEvents } from './run-events.js';
+import type { RunConnection } from './run-events.js';
+import { RunIterator } from './run-iterator.js';
 import type { RunTrace } from './run-trace.js';
 
 export type { FinalAnswer } from './answer.js';
@@ -110,7 +111,7 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
       (timer as { unref?: () => void }).unref?.();
     }
     const connection = this.#connection;
-    return runEvents(connection, answer, signal, this.#options.resume, {
+    return new RunIterator(connection, answer, signal, this.#options.resume, {
       fail(error) {
         const failure = connection.redact(toRunError(error, signal));
         answer.fail(failure);
