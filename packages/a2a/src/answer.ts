@@ -3,7 +3,7 @@ import type { A2AArtifact, A2AMessage, A2AStreamEvent, A2ATask, TaskState } from
 import { ArtifactAssembly } from './artifacts.js';
 import { StreamProtocolError, TaskFailedError } from './errors.js';
 import { type AgentEvent, type AgentResumedEvent, textOf, toAgentEvents } from './events.js';
-import { endsRun, snapshotEvents, statusMessageIdOf } from './task-snapshot.js';
+import { endsRun, hasFailed } from './task-states.js';
 
 /** The outcome of a run: the agent's response on its final event. */
 export interface FinalAnswer {
@@ -21,8 +21,6 @@ export interface FinalAnswer {
   /** The final event. */
   event: AgentEvent;
 }
-
-const FAILED_STATES = new Set<string>(['failed', 'rejected', 'canceled']);
 
 /** A promise of the final answer, settled from outside. */
 export interface Settled {
@@ -54,6 +52,27 @@ function finalAnswerOf(event: AgentEvent, artifacts: A2AArtifact[]): FinalAnswer
   const text = textOf(message);
   const answer = text || artifacts.map((artifact) => textOf(artifact)).join('');
   return { answer, state, taskId: event.taskId, contextId: event.contextId, message, artifacts, event };
+}
+
+/** The id of the message a task's current status carries. */
+function statusMessageIdOf(task: A2ATask): string | undefined {
+  return task.status?.message?.messageId;
+}
+
+/**
+ * The events of a task snapshot in a resumed run: its status message's task updates unless the
+ * stream already delivered that message (told by its id), then the task itself, final when the task
+ * has ended or waits on the user.
+ */
+function snapshotEvents(task: A2ATask, deliveredMessageId: string | undefined): AgentEvent[] {
+  const seen = deliveredMessageId !== undefined && statusMessageIdOf(task) === deliveredMessageId;
+  const events: AgentEvent[] = [];
+  for (const event of toAgentEvents(task)) {
+    if (event.type === 'task-update' && seen) continue;
+    if (event.type === 'task') events.push({ ...event, final: endsRun(event.state) });
+    else events.push(event);
+  }
+  return events;
 }
 
 /**
@@ -141,7 +160,7 @@ export class RunAnswer {
     if (!finalEvent || this.answered) return;
     this.answered = true;
     const answer = finalAnswerOf(finalEvent, this.#artifacts.result());
-    if (FAILED_STATES.has(answer.state)) {
+    if (hasFailed(answer.state)) {
       // The agent's text is redacted before the message quotes (and cuts) it.
       const reason = redact(answer.answer);
       this.#final.reject(redact(new TaskFailedError(answer.state, reason, answer.taskId, answer.contextId)));

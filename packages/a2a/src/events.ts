@@ -7,6 +7,7 @@ import type {
   TaskState,
 } from './a2a-types.js';
 import { StreamProtocolError } from './errors.js';
+import { hasEnded } from './task-states.js';
 import type { TaskUpdate } from './task-update.js';
 
 /** The `metadata.type` of the data parts that carry the service's task updates. */
@@ -100,8 +101,6 @@ export type AgentEvent =
   | AgentMessageEvent
   | AgentResumedEvent
   | AgentUnknownEvent;
-
-const ENDING_STATES = new Set<string>(['completed', 'failed', 'canceled', 'rejected']);
 
 type Json = { [key: string]: unknown };
 
@@ -252,7 +251,7 @@ export function toAgentEvents(raw: unknown): AgentEvent[] {
         type: 'task',
         taskId,
         contextId,
-        final: ENDING_STATES.has(state),
+        final: hasEnded(state),
         raw: event,
         state,
         task: event,

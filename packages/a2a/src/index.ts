@@ -33,7 +33,7 @@ export type {
   A2ATextPart,
   TaskState,
 } from './a2a-types.js';
-export { getAgentCard } from './agent-card.js';
+export { getAgentCard } from './agent.js';
 export {
   IncompleteStreamError,
   JsonRpcError,
@@ -57,7 +57,7 @@ export {
   type AgentUnknownEvent,
   SVC_STATUS_UPDATE,
 } from './events.js';
-export { type A2AProtocol, UnsupportedProtocolError } from './protocol/select.js';
+export { type A2AProtocol, UnsupportedProtocolError } from './protocol.js';
 export type { ResumeOptions } from './resume.js';
 export { AgentRun, type FinalAnswer } from './run.js';
 export {

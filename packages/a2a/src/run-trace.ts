@@ -101,12 +101,12 @@ export class RunTrace {
     span.setAttributes(attributes);
   }
 
-  /** An event of the run, as delivered. */
   /** Whether the run's span records (an SDK is registered and sampled it). */
   get recording(): boolean {
     return this.span?.isRecording() === true;
   }
 
+  /** An event of the run, as delivered. */
   event(event: AgentEvent): void {
     const span = this.span;
     if (span === undefined || !span.isRecording()) return;

@@ -9,25 +9,19 @@ import {
 import {
   type ContextValues,
   extensionsHeader,
-  findProvidedValuesUri,
   snapshotContextValues,
   withProvidedValues,
 } from '@dataworkz/context-values';
 import { context } from '@opentelemetry/api';
 import type { A2AMessage, A2APart } from './a2a-types.js';
-import { cachedCard, checkProtocol, sendInVersion } from './agent-protocol.js';
-import { knownCard } from './card-cache.js';
-import { agentEndpoint } from './endpoint.js';
+import { AgentLink } from './agent.js';
 import { userMessage } from './message.js';
-import type { A2AProtocol } from './protocol/select.js';
+import type { A2AProtocol } from './protocol.js';
 import { type ResumeOptions, resumePolicy } from './resume.js';
 import { AgentRun } from './run.js';
-import type { OpenedStream, RunConnection } from './run-events.js';
+import type { RunConnection } from './run-events.js';
 import { RunTrace, serverOf } from './run-trace.js';
-import type { AgentTransport, ProtocolVersion } from './sdk/agent-transport.js';
-import { sdkFetch } from './sdk/fetch.js';
-import { transportFor } from './sdk/transport.js';
-import { taskTransport } from './tasks.js';
+import type { SdkFetchOptions } from './sdk/fetch.js';
 
 // A log line about a skipped event quotes at most this much of it.
 const SKIPPED_LINE_CHARS = 200;
@@ -104,17 +98,6 @@ function positive(name: string, value: number | undefined): number | undefined {
   return value;
 }
 
-async function providedValuesUriFor(dw: Dataworkz, agentId: string, signal: AbortSignal): Promise<string> {
-  const uri = findProvidedValuesUri(await cachedCard(dw, agentId, signal));
-  if (!uri) {
-    throw new InvalidParameterError(
-      'extensionUri',
-      'The agent card advertises no provided-values extension; pass extensionUri to send context values.',
-    );
-  }
-  return uri;
-}
-
 /**
  * Streams a message to an agent over A2A (`message/stream`). Returns at once; the request is sent
  * when the run is iterated or `finalAnswer()` is called. Invalid options throw here.
@@ -126,9 +109,12 @@ async function providedValuesUriFor(dw: Dataworkz, agentId: string, signal: Abor
  * ```
  */
 export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgentOptions): AgentRun {
-  const id = agentId;
-  const endpoint = agentEndpoint(dw.baseUrl, id, options.llmId, serializeProperties(options.properties));
-  if (options.llmId !== undefined && (typeof options.llmId !== 'string' || options.llmId === '')) {
+  const { llmId } = options;
+  const agent = new AgentLink(dw, agentId, options.protocol, {
+    llmId,
+    properties: serializeProperties(options.properties),
+  });
+  if (llmId !== undefined && (typeof llmId !== 'string' || llmId === '')) {
     throw new InvalidParameterError('llmId', 'llmId must be a non-empty string.');
   }
   // Read once, now: what is sent is exactly what was checked, whatever getters do later.
@@ -143,66 +129,52 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
   };
   const headersTimeoutMs = positive('headersTimeoutMs', options.headersTimeoutMs);
   const runTimeoutMs = positive('timeout', options.timeout);
-
   const resume = resumePolicy(options.resume);
-  const protocol = checkProtocol(options.protocol);
   // The redactor for the latest response: it removes the exact credential that request sent.
   let redactLatest: Redactor = dw.redact;
   // Server text: redacted before it is cut for the log line.
   const skipped = (what: string) =>
     dw.logger.debug(excerpt(redactLatest(`agent stream: skipped ${what}`), SKIPPED_LINE_CHARS));
   const runTrace = new RunTrace({
-    agentId: id,
-    agentName: knownCard(dw, id)?.name,
+    agentId: agent.agentId,
+    agentName: agent.knownCard?.name,
     server: serverOf(dw.baseUrl),
     captureContent: dw.captureContent,
     input: options.text,
   });
-  const traceContext = () => runTrace.context;
-  const fetchImpl = sdkFetch(dw, {
-    traceContext,
+  const streamFetch: SdkFetchOptions = {
+    traceContext: () => runTrace.context,
     operation: 'streamAgent',
     timeout: headersTimeoutMs,
     limits: { ...limits, skipped },
     onResponse: (redact) => {
       redactLatest = redact;
     },
-  });
-  // Settled by the message's request; a resubscription speaks the same version, with the same extensions.
-  let transport: AgentTransport = transportFor('0.3', endpoint, fetchImpl);
+  };
+  // Settled by the message's request; a resubscription sends the same extensions.
   let extensions = '';
-
-  async function open(signal: AbortSignal): Promise<OpenedStream> {
-    let sent: A2AMessage = message;
-    let extensionUri: string | undefined;
-    if (contextValues !== undefined) {
-      extensionUri = options.extensionUri ?? (await providedValuesUriFor(dw, id, signal));
-      sent = withProvidedValues(message, contextValues, extensionUri);
-    }
-    extensions = extensionsHeader(extensionUri, options.extensions);
-    // The first event tells whether the agent took the message in this version.
-    const { events, first } = await sendInVersion(
-      dw,
-      id,
-      protocol,
-      signal,
-      async (version: ProtocolVersion) => {
-        transport = transportFor(version, endpoint, fetchImpl);
-        const events = transport.stream(sent, { signal, extensions });
-        return { events, first: await events.next() };
-      },
-    );
-    return { events, first };
-  }
 
   // Inside the run's trace context, so the card reads and task calls are the run's children too.
   const connection: RunConnection = {
-    open: (signal) => context.with(runTrace.context, open, undefined, signal),
-    resubscribe: (taskId, signal) => transport.resubscribe(taskId, { signal, extensions }),
+    open: (signal) =>
+      context.with(runTrace.context, async () => {
+        let sent: A2AMessage = message;
+        let extensionUri: string | undefined;
+        if (contextValues !== undefined) {
+          extensionUri = options.extensionUri ?? (await agent.providedValuesUri(signal));
+          sent = withProvidedValues(message, contextValues, extensionUri);
+        }
+        extensions = extensionsHeader(extensionUri, options.extensions);
+        // The first event tells whether the agent took the message in this version.
+        return agent.send(signal, async () => {
+          const events = agent.transport(streamFetch, true).stream(sent, { signal, extensions });
+          return { events, first: await events.next() };
+        });
+      }),
+    resubscribe: (taskId, signal) =>
+      agent.transport(streamFetch, true).resubscribe(taskId, { signal, extensions }),
     getTask: (taskId, signal) =>
-      context.with(runTrace.context, () =>
-        taskTransport(dw, id, transport.version, signal).getTask({ id: taskId }, { signal }),
-      ),
+      context.with(runTrace.context, () => agent.task('getTask', { id: taskId }, signal)),
     redact: (value) => redactLatest(value),
   };
 

@@ -1,12 +1,8 @@
-import { type Dataworkz, InvalidParameterError, type Redactor } from '@dataworkz/client';
+import { type Dataworkz, InvalidParameterError } from '@dataworkz/client';
 import type { A2ATask } from './a2a-types.js';
-import { checkProtocol, sendInVersion } from './agent-protocol.js';
-import { agentEndpoint } from './endpoint.js';
-import { toRunError } from './failure.js';
-import type { A2AProtocol } from './protocol/select.js';
-import type { AgentTransport, ProtocolVersion, TaskParams } from './sdk/agent-transport.js';
-import { sdkFetch } from './sdk/fetch.js';
-import { transportFor } from './sdk/transport.js';
+import { AgentLink } from './agent.js';
+import type { A2AProtocol } from './protocol.js';
+import type { TaskParams } from './sdk/transport.js';
 
 export interface TaskCallOptions {
   /** Aborting cancels the request; it rejects with APIUserAbortError. */
@@ -22,43 +18,6 @@ export interface GetTaskOptions extends TaskCallOptions {
   historyLength?: number | undefined;
 }
 
-/**
- * The SDK transport for one agent's task calls in a version already chosen, its requests made through
- * the client's authorizedFetch: the credential, HTTP statuses as the client's errors, a refreshed
- * token after a 401, and the time-out and `maxResponseBytes` on the whole answer. Its errors come out
- * typed and redacted with the credential each request sent.
- */
-export function taskTransport(
-  dw: Dataworkz,
-  agentId: string,
-  version: ProtocolVersion,
-  signal: AbortSignal,
-  timeout?: number | undefined,
-): Pick<AgentTransport, 'getTask' | 'cancelTask'> {
-  let redact: Redactor = dw.redact;
-  const call = (operation: 'getTask' | 'cancelTask') => {
-    const fetchImpl = sdkFetch(dw, {
-      operation,
-      timeout,
-      onResponse: (latest) => {
-        redact = latest;
-      },
-    });
-    return transportFor(version, agentEndpoint(dw.baseUrl, agentId), fetchImpl);
-  };
-  const typed = async (operation: 'getTask' | 'cancelTask', params: TaskParams): Promise<A2ATask> => {
-    try {
-      return await call(operation)[operation](params, { signal });
-    } catch (error) {
-      throw redact(toRunError(error, signal, "The agent's response"));
-    }
-  };
-  return {
-    getTask: (params) => typed('getTask', params),
-    cancelTask: (params) => typed('cancelTask', params),
-  };
-}
-
 async function callTask(
   dw: Dataworkz,
   agentId: string,
@@ -70,17 +29,13 @@ async function callTask(
   if (typeof params.id !== 'string' || params.id === '') {
     throw new InvalidParameterError('taskId', 'taskId must be a non-empty string.');
   }
-  const protocol = checkProtocol(options.protocol);
+  const agent = new AgentLink(dw, agentId, options.protocol);
   const controller = new AbortController();
   const onAbort = () => controller.abort(signal?.reason);
   if (signal?.aborted) onAbort();
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    return await sendInVersion(dw, agentId, protocol, controller.signal, (version) =>
-      taskTransport(dw, agentId, version, controller.signal, timeout)[kind](params, {
-        signal: controller.signal,
-      }),
-    );
+    return await agent.send(controller.signal, () => agent.task(kind, params, controller.signal, timeout));
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }

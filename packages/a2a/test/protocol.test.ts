@@ -5,7 +5,7 @@ import { type AgentEvent, getAgentCard, getTask, StreamProtocolError, streamAgen
 import { Dataworkz } from '@dataworkz/client';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectProtocol, UnsupportedProtocolError } from '../src/protocol/select.js';
+import { selectProtocol, UnsupportedProtocolError } from '../src/protocol.js';
 import { type RawServer, startRawServer } from './support/raw-server.js';
 
 const apiKey = 'protocol-key';

@@ -20,6 +20,7 @@ import type {
   TaskState,
 } from '../a2a-types.js';
 import { StreamProtocolError } from '../errors.js';
+import { endsRun } from '../task-states.js';
 
 type Json = { [key: string]: unknown };
 
@@ -37,16 +38,6 @@ const STATES: readonly TaskState[] = [
 ];
 const ROLE_USER = 1;
 const ROLE_AGENT = 2;
-
-// v1.0 has no `final` flag: a stream ends at a terminal state or one that waits on the user.
-const ENDING: ReadonlySet<TaskState> = new Set([
-  'completed',
-  'canceled',
-  'failed',
-  'rejected',
-  'input-required',
-  'auth-required',
-]);
 
 /** The v0.3 name of a v1 task state; an unrecognised one is `unknown`. */
 function stateFromV1(state: number): TaskState {
@@ -159,7 +150,8 @@ export function streamEventFromV1(response: V1StreamResponse): A2AStreamEvent {
           kind: 'status-update',
           taskId: event.taskId,
           contextId: event.contextId,
-          final: ENDING.has(status.state),
+          // v1.0 has no `final` flag: a stream ends at a state that ends the run.
+          final: endsRun(status.state),
           status,
         },
         event.metadata,

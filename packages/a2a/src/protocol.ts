@@ -1,11 +1,14 @@
 import { DataworkzError } from '@dataworkz/client';
 
+/** An A2A version this package speaks. */
+export type ProtocolVersion = '0.3' | '1.0';
+
 /** The A2A protocol versions this package speaks, or `auto` to follow the agent card. */
 export type A2AProtocol = 'auto' | '0.3' | '1.0';
 
 /** The version one call speaks, and the endpoint the card names for it. */
 export interface ProtocolChoice {
-  version: '0.3' | '1.0';
+  version: ProtocolVersion;
   /** The card's URL for that version, when the card names one. */
   url?: string;
 }
@@ -35,7 +38,7 @@ function isJsonRpc(binding: unknown): boolean {
 }
 
 // `1.0`, `1.0.0` and `1.2` are all the v1 line (minor versions are backwards compatible); `0.3.x` is v0.3.
-function lineOf(version: unknown): '0.3' | '1.0' | undefined {
+function lineOf(version: unknown): ProtocolVersion | undefined {
   if (typeof version !== 'string') return undefined;
   if (/^1(\.\d+)*$/.test(version)) return '1.0';
   if (/^0\.3(\.\d+)*$/.test(version)) return '0.3';
@@ -48,7 +51,7 @@ function lineOf(version: unknown): '0.3' | '1.0' | undefined {
  * and `url` (and perhaps `additionalInterfaces`). `auto` prefers 1.0 when the card offers both.
  */
 export function selectProtocol(card: unknown, wanted: A2AProtocol = 'auto'): ProtocolChoice {
-  const offered = new Map<'0.3' | '1.0', string | undefined>();
+  const offered = new Map<ProtocolVersion, string | undefined>();
   const seen: string[] = [];
   const record = (card ?? {}) as { supportedInterfaces?: unknown; protocolVersion?: unknown; url?: unknown };
   if (Array.isArray(record.supportedInterfaces)) {
@@ -69,7 +72,7 @@ export function selectProtocol(card: unknown, wanted: A2AProtocol = 'auto'): Pro
       offered.set(line, typeof record.url === 'string' ? record.url : undefined);
     }
   }
-  const order: Array<'0.3' | '1.0'> = wanted === 'auto' ? ['1.0', '0.3'] : [wanted];
+  const order: ProtocolVersion[] = wanted === 'auto' ? ['1.0', '0.3'] : [wanted];
   for (const version of order) {
     if (!offered.has(version)) continue;
     const url = offered.get(version);
