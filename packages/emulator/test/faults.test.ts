@@ -377,5 +377,6 @@ describe('request recording', () => {
     expect(emu.requests).toHaveLength(500);
     expect(emu.requests[0]?.query).toBe('n=20');
     expect(emu.requests.at(-1)?.query).toBe('n=519');
-  });
+    // 520 round trips: a second or two alone, up to ten times that with every suite running at once.
+  }, 90_000);
 });

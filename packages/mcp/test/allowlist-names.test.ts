@@ -89,7 +89,8 @@ describe('dataworkz-mcp --systems and --agents', () => {
     } finally {
       await ok.close();
     }
-  });
+    // Two server processes started and stopped: the package's 20 s is tight when every suite runs at once.
+  }, 60_000);
 
   it('stop at start, exit 1, naming an entry that matches nothing and its close matches', async () => {
     const failed = run(process.execPath, [BIN, '--systems', `${productDocs.systemId},Product Documentaton`], {
