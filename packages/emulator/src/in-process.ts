@@ -61,7 +61,10 @@ export function createEmulator(options: InProcessOptions = {}): InProcessEmulato
     const request = new Request(input, init);
     await service.ready;
     if (closed) throw new TypeError('fetch failed: the emulator is closed');
-    const { signal } = request;
+    // The caller's own signal where there is one: a Request's copy follows it through a weak reference
+    // to the copy's controller (undici), one more link for an abort to cross while a fault's latency
+    // holds the answer.
+    const signal = init?.signal ?? (input instanceof Request ? input.signal : request.signal);
     signal.throwIfAborted();
     const url = new URL(request.url);
     const headers: Record<string, string> = {};
