@@ -188,7 +188,9 @@ describe('the emulator console in headless Chromium', () => {
     expect(await connect.getByTestId('export-line').textContent()).toBe(
       `export DATAWORKZ_BASE_URL=${new URL(emulator.consoleUrl).origin} DATAWORKZ_API_KEY=${'•'.repeat(12)}`,
     );
-    expect(await page.getByTestId('live-status').textContent()).toBe('no faults · 0 streams open');
+    expect(await page.getByTestId('live-status').textContent()).toBe(
+      'no faults · 0 streams open · emulating',
+    );
     await keepHtml();
     await screenshots('overview');
   });
@@ -335,7 +337,7 @@ describe('the emulator console in headless Chromium', () => {
     await expect.poll(() => inForce.textContent()).toBe('listQnaSystems: answer 503 (2 uses left)');
     await expect
       .poll(() => page.getByTestId('live-status').textContent())
-      .toBe('1 fault in force · 0 streams open');
+      .toBe('1 fault in force · 0 streams open · emulating');
     await keepHtml();
     await screenshots('faults-before');
 
@@ -348,7 +350,9 @@ describe('the emulator console in headless Chromium', () => {
     await screenshots('faults-one-left');
     expect((await fetch(`${emulator.baseUrl}/api/qna/v1/systems`, { headers })).status).toBe(503);
     await expect.poll(() => page.getByTestId('no-faults').count()).toBe(1);
-    await expect.poll(() => page.getByTestId('live-status').textContent()).toBe('no faults · 0 streams open');
+    await expect
+      .poll(() => page.getByTestId('live-status').textContent())
+      .toBe('no faults · 0 streams open · emulating');
     await keepHtml();
     await screenshots('faults-after');
     expect((await fetch(`${emulator.baseUrl}/api/qna/v1/systems`, { headers })).status).toBe(200);
