@@ -4,6 +4,7 @@
 // program fails. `--runtime bun` or `--runtime deno` runs the programs under Bun or Deno (found on
 // PATH) instead of Node, with the emulator still on Node.
 import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
@@ -27,6 +28,8 @@ const RUNTIMES = {
     // The AI SDK's gateway client reads the host name when it loads (for its user agent); LangChain's
     // tracing client looks for its profile file in the home directory when a chain runs.
     '--allow-sys=hostname,homedir',
+    // The evaluation example writes its results and report under the temporary folder, and only there.
+    `--allow-write=${tmpdir()}`,
     '--sloppy-imports',
     file,
   ],
