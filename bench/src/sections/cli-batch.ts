@@ -1,32 +1,15 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type EmulatorOptions, seed, startEmulator } from '@dataworkz/emulator';
 import type { Measurement, SectionResult } from '../measurement.js';
+import { type CliRun, runCliCounted } from './cli-process.js';
 
 const section = '9. CLI batch';
 const require = createRequire(import.meta.url);
 const bin = join(dirname(require.resolve('@dataworkz/cli/package.json')), 'bin', 'dataworkz.js');
 const systemId = seed.systems.supportKb.systemId;
-
-interface BatchRun {
-  seconds: number;
-  answered: number;
-  failed: number;
-  /** Highest resident memory of the CLI's process, in MiB (Linux: VmHWM). */
-  peakMiB: number | undefined;
-}
-
-function peakMiB(pid: number): number | undefined {
-  try {
-    const kib = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kib === undefined ? undefined : Number(kib) / 1024;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Runs `dataworkz qna <command> --batch` against an emulator started with `options`; wall time from spawn to exit. */
 async function runBatch(
@@ -36,7 +19,7 @@ async function runBatch(
   concurrency: number,
   options: EmulatorOptions,
   nodeArgs: readonly string[] = [],
-): Promise<BatchRun> {
+): Promise<CliRun> {
   const dir = mkdtempSync(join(tmpdir(), 'dataworkz-bench-batch-'));
   // The cheap ranking: every question is new, and the sentence encoder spends milliseconds on each (100,000
   // took over 11 minutes on its own); this section measures the CLI, section 7 the emulator's ranking.
@@ -54,26 +37,12 @@ async function runBatch(
       DATAWORKZ_API_KEY: emulator.apiKey,
       DATAWORKZ_CONFIG_DIR: dir,
     };
-    const started = performance.now();
-    const child = spawn(execPath, [...nodeArgs, ...args, '--concurrency', String(concurrency)], {
+    return await runCliCounted(
+      execPath,
+      [...nodeArgs, ...args, '--concurrency', String(concurrency)],
       env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    let peak: number | undefined;
-    const sampler = setInterval(() => {
-      const now = child.pid === undefined ? undefined : peakMiB(child.pid);
-      if (now !== undefined) peak = Math.max(peak ?? 0, now);
-    }, 100);
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    clearInterval(sampler);
-    const seconds = (performance.now() - started) / 1000;
-    const summary = /(\d+) answered, (\d+) failed/.exec(stderr);
-    if (!summary) throw new Error(`the batch printed no summary (exit ${code}): ${stderr.slice(-300)}`);
-    return { seconds, answered: Number(summary[1]), failed: Number(summary[2]), peakMiB: peak };
+      'the batch',
+    );
   } finally {
     await emulator.close();
     rmSync(dir, { recursive: true, force: true });

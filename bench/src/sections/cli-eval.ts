@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type Emulator, type EmulatorOptions, seed, startEmulator } from '@dataworkz/emulator';
 import type { Measurement, SectionResult } from '../measurement.js';
+import { type CliRun, runCliCounted } from './cli-process.js';
 
 const section = '9. CLI eval';
 const require = createRequire(import.meta.url);
@@ -27,29 +27,13 @@ function writeGolden(file: string, questions: number): void {
   writeFileSync(file, `${lines.join('\n')}\n`);
 }
 
-function peakMiB(pid: number): number | undefined {
-  try {
-    const kib = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kib === undefined ? undefined : Number(kib) / 1024;
-  } catch {
-    return undefined;
-  }
-}
-
-interface EvalRun {
-  seconds: number;
-  answered: number;
-  failed: number;
-  peakMiB: number | undefined;
-}
-
 /** Runs `dataworkz qna eval` of `questions` rows against `emulator`; wall time from spawn to exit. */
 async function runEval(
   execPath: string,
   emulator: Emulator,
   questions: number,
   nodeArgs: readonly string[] = [],
-): Promise<EvalRun> {
+): Promise<CliRun> {
   const dir = mkdtempSync(join(tmpdir(), 'dataworkz-bench-eval-'));
   try {
     const golden = join(dir, 'golden.jsonl');
@@ -71,23 +55,7 @@ async function runEval(
       DATAWORKZ_API_KEY: emulator.apiKey,
       DATAWORKZ_CONFIG_DIR: dir,
     };
-    const started = performance.now();
-    const child = spawn(execPath, [...nodeArgs, bin, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    let peak: number | undefined;
-    const sampler = setInterval(() => {
-      const now = child.pid === undefined ? undefined : peakMiB(child.pid);
-      if (now !== undefined) peak = Math.max(peak ?? 0, now);
-    }, 100);
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    clearInterval(sampler);
-    const seconds = (performance.now() - started) / 1000;
-    const summary = /(\d+) answered, (\d+) failed/.exec(stderr);
-    if (!summary) throw new Error(`the evaluation printed no summary (exit ${code}): ${stderr.slice(-300)}`);
-    return { seconds, answered: Number(summary[1]), failed: Number(summary[2]), peakMiB: peak };
+    return await runCliCounted(execPath, [...nodeArgs, bin, ...args], env, 'the evaluation');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -140,7 +108,7 @@ export async function measureCliEval(execPath: string, plan: EvalPlan): Promise<
     limits: { rateLimit: 50, rateLimitBurst: 10 },
   };
   const limited = await startEmulator(options);
-  let run: EvalRun;
+  let run: CliRun;
   let limit: number;
   try {
     limit = await measureLimit(limited, 3);
@@ -172,8 +140,8 @@ export async function measureCliEval(execPath: string, plan: EvalPlan): Promise<
 
   const capped = ['--max-old-space-size=64', '--max-semi-space-size=2'];
   const free = await startEmulator({ port: 0, embed: 'word-vectors' });
-  let small: EvalRun;
-  let large: EvalRun;
+  let small: CliRun;
+  let large: CliRun;
   try {
     const few = Math.max(1, Math.round(plan.memoryQuestions / 10));
     small = await runEval(execPath, free, few, capped);
