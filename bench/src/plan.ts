@@ -114,7 +114,7 @@ export const quickPlan: Plan = {
   mcpCalls: 20,
   cliRuns: 2,
   cliBatchQuestions: 64,
-  cliMemoryQuestions: 2_000,
+  cliMemoryQuestions: 400,
   recorderBlockCalls: 20,
   recorderBlockStreams: 2,
   recorderRounds: 3,
