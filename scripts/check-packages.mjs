@@ -30,7 +30,8 @@ try {
     const cwd = join(root, dir);
     console.log(name);
 
-    run('publint --strict', bin('publint'), ['--strict', '--pack', 'pnpm', '.'], cwd);
+    // The tarball packed above, so publint reads the files npm users receive without packing again.
+    run('publint --strict', bin('publint'), ['run', '--strict', tarballs.get(name)], cwd);
     // ESM only by design; the "esm-only" profile skips the CommonJS-typings rows, and the require()
     // check below proves that CommonJS callers on Node 20.19+ load the package.
     run(
