@@ -1,4 +1,11 @@
 #!/usr/bin/env node
-import { main } from '../dist/main.js';
+import module from 'node:module';
 
+// Node 22.1 and later can keep the compiled code of the CLI's modules in the OS temp folder, so a
+// later start compiles nothing (measured on Node 22 and 24: `--help` and `qna list` use 1 to 6 % less
+// CPU, the more so the more modules a command loads). Older Nodes have no such cache; the optional
+// call keeps them working. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+module.enableCompileCache?.();
+
+const { main } = await import('../dist/main.js');
 process.exitCode = await main(process.argv.slice(2));

@@ -1,8 +1,6 @@
 import { tracesWanted } from '@dataworkz/client/node-tracing';
 import { CommanderError } from 'commander';
 import { ExitCode } from './exit-codes.js';
-import { reportFailure } from './failure.js';
-import { createOutput } from './output.js';
 import { buildProgram, type ProgramResult } from './program.js';
 import type { CommandTracing } from './telemetry/traced-run.js';
 
@@ -42,6 +40,11 @@ async function runProgram(argv: readonly string[], tracing?: CommandTracing): Pr
     // The parser has printed its message (with a pointer to --help); help and version exit 0.
     if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     const options = program.opts<{ json?: boolean; color?: boolean }>();
+    // Loaded only for a failure: a run that succeeds does not pay for them.
+    const [{ reportFailure }, { createOutput }] = await Promise.all([
+      import('./failure.js'),
+      import('./output.js'),
+    ]);
     return reportFailure(error, createOutput({ json: options.json === true, color: options.color }), {
       command: result.command,
       baseUrl: result.context?.baseUrl,

@@ -2,7 +2,7 @@ import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { AskOptions } from './commands/agents.js';
 import type { EmulatorOptions } from './commands/emulator.js';
 import type { RetrievalOptions } from './commands/qna.js';
-import { Context, type GlobalOptions } from './context.js';
+import type { Context, GlobalOptions } from './context.js';
 import { UsageError } from './exit-codes.js';
 import { collect } from './key-values.js';
 import { cliVersion } from './version.js';
@@ -16,7 +16,9 @@ type BatchFlags = import('./batch/run-batch.js').BatchOptions;
 const qnaEval = () => import('./commands/qna-eval.js');
 type EvalFlags = import('./commands/qna-eval.js').EvalFlags;
 
-function contextOf(command: Command): Context {
+// The context (profiles, the config file) loads with the first command that runs, not for `--help`.
+async function contextOf(command: Command): Promise<Context> {
+  const { Context } = await import('./context.js');
   return new Context(command.optsWithGlobals<GlobalOptions>());
 }
 
@@ -116,8 +118,8 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
       async (...args: unknown[]) => {
         const command = args.at(-1) as Command;
         const path = pathOf(command);
-        const ctx = contextOf(command);
         result.command = path;
+        const ctx = await contextOf(command);
         result.context = ctx;
         const outcome = await runner(path, () => work(ctx, ...(args.slice(0, -1) as A)));
         if (typeof outcome === 'number') result.exitCode = outcome;

@@ -2,7 +2,8 @@ import { Dataworkz } from '@dataworkz/client';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectMatchesSpec } from '../../emulator/test/support/spec.js';
-import { cliEnv, freshConfigDir, runCli } from './support/run-cli.js';
+import { cliEnv, freshConfigDir } from './support/run-cli.js';
+import { runInProcess } from './support/run-in-process.js';
 
 const orderStatus = seed.agents.orderStatus.agentId;
 
@@ -15,10 +16,10 @@ describe('dataworkz agents against agents speaking A2A v1.0', () => {
 
   it("shows the card's v1.0 interface, and asks with context values over v1.0", async () => {
     const env = cliEnv(emu);
-    const card = await runCli(['agents', 'card', orderStatus], env);
+    const card = await runInProcess(['agents', 'card', orderStatus], env);
     expect(card.code, card.stderr).toBe(0);
     expect(card.stdout).toMatch(/endpoint http:\/\/\S+\/stream \(A2A 1\.0, JSONRPC\)/);
-    const ask = await runCli(
+    const ask = await runInProcess(
       ['agents', 'ask', orderStatus, 'Where is order 1001?', '--context', 'userName=Ada'],
       env,
     );
@@ -44,7 +45,7 @@ describe('dataworkz agents', () => {
 
   it('lists agents and their LLMs, and reads a card, each --json matching the spec', async () => {
     const agents = await dw.agents.list();
-    const list = await runCli(['agents', 'list'], env);
+    const list = await runInProcess(['agents', 'list'], env);
     expect(list.code, list.stderr).toBe(0);
     expect(
       list.stdout
@@ -57,17 +58,17 @@ describe('dataworkz agents', () => {
       [['agents', 'llms'], 'listAgentLlmProviders'],
       [['agents', 'card', orderStatus], 'getAgentCard'],
     ] as const) {
-      const json = await runCli(['--json', ...args], env);
+      const json = await runInProcess(['--json', ...args], env);
       expect(json.code, json.stderr).toBe(0);
       expectMatchesSpec(operationId, JSON.parse(json.stdout));
     }
-    const card = await runCli(['agents', 'card', orderStatus], env);
+    const card = await runInProcess(['agents', 'card', orderStatus], env);
     expect(card.stdout).toContain(seed.agents.orderStatus.name);
     expect(card.stdout).toContain(`/api/agents/v1/a2a/${orderStatus}/stream`);
   });
 
   it('asks over A2A: the steps on stderr as they come, the answer alone on stdout', async () => {
-    const result = await runCli(['agents', 'ask', orderStatus, 'Where is order 1001?'], env);
+    const result = await runInProcess(['agents', 'ask', orderStatus, 'Where is order 1001?'], env);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^Order 1001 .*\n$/);
     const steps = result.stderr.trim().split('\n');
@@ -79,15 +80,15 @@ describe('dataworkz agents', () => {
   it('keeps the conversation: --continue answers the question the agent asked, on its task', async () => {
     const configDir = freshConfigDir();
     const own = { ...env, DATAWORKZ_CONFIG_DIR: configDir };
-    const none = await runCli(['agents', 'ask', orderStatus, '--continue', 'hello'], own);
+    const none = await runInProcess(['agents', 'ask', orderStatus, '--continue', 'hello'], own);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/no conversation/);
-    const asked = await runCli(['agents', 'ask', orderStatus, 'Where is my order?'], own);
+    const asked = await runInProcess(['agents', 'ask', orderStatus, 'Where is my order?'], own);
     expect(asked.code).toBe(0);
     expect(asked.stdout).toMatch(/order number/i);
     expect(asked.stderr).toContain(`dataworkz agents ask ${orderStatus} --continue`);
     emu.clearRequests();
-    const answered = await runCli(['agents', 'ask', orderStatus, '--continue', 'It is 1002'], own);
+    const answered = await runInProcess(['agents', 'ask', orderStatus, '--continue', 'It is 1002'], own);
     expect(answered.code, answered.stderr).toBe(0);
     expect(answered.stdout).toMatch(/1002/);
     const sent = JSON.parse(emu.requests.at(-1)?.body ?? '{}').params.message;
@@ -96,20 +97,20 @@ describe('dataworkz agents', () => {
   });
 
   it('sends --context values through the extension, JSON values parsed', async () => {
-    const result = await runCli(
+    const result = await runInProcess(
       ['agents', 'ask', orderStatus, 'Where is my order?', '-c', 'userName=Ada', '-c', 'orderId=1001'],
       env,
     );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^Hi Ada!/);
     expect(result.stdout).toMatch(/1001/);
-    const bad = await runCli(['agents', 'ask', orderStatus, 'hi', '-c', 'novalue'], env);
+    const bad = await runInProcess(['agents', 'ask', orderStatus, 'hi', '-c', 'novalue'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--context takes key=value');
   });
 
   it('prints each stream event with --json, one per line, the last one final', async () => {
-    const result = await runCli(['--json', 'agents', 'ask', orderStatus, 'Where is order 1001?'], env);
+    const result = await runInProcess(['--json', 'agents', 'ask', orderStatus, 'Where is order 1001?'], env);
     expect(result.code, result.stderr).toBe(0);
     const events = result.stdout
       .trim()
@@ -125,12 +126,15 @@ describe('dataworkz agents', () => {
   });
 
   it('answers through the deprecated response call', async () => {
-    const result = await runCli(['agents', 'respond', orderStatus, 'Where is order 1001?'], env);
+    const result = await runInProcess(['agents', 'respond', orderStatus, 'Where is order 1001?'], env);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/1001/);
-    const json = await runCli(['--json', 'agents', 'respond', orderStatus, 'Where is order 1001?'], env);
+    const json = await runInProcess(
+      ['--json', 'agents', 'respond', orderStatus, 'Where is order 1001?'],
+      env,
+    );
     expectMatchesSpec('respondToAgent', JSON.parse(json.stdout));
-    const help = await runCli(['agents', '--help'], env);
+    const help = await runInProcess(['agents', '--help'], env);
     expect(help.stdout).toMatch(/respond .*deprecated/);
   });
 });

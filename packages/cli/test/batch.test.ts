@@ -3,7 +3,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bin, cliEnv, freshConfigDir, runCli } from './support/run-cli.js';
+import { bin, cliEnv, freshConfigDir } from './support/run-cli.js';
+import { runInProcess } from './support/run-in-process.js';
 
 const supportKb = seed.systems.supportKb.systemId;
 const orderStatus = seed.agents.orderStatus.agentId;
@@ -59,7 +60,7 @@ describe('batch mode', () => {
       `${questions.map((question, i) => JSON.stringify({ id: `q${i}`, question })).join('\n')}\n`,
     );
     const out = join(dir, 'answers.jsonl');
-    const result = await runCli(
+    const result = await runInProcess(
       ['qna', 'answer', supportKb, '--batch', input, '--out', out, '--concurrency', '3'],
       env,
     );
@@ -84,7 +85,7 @@ describe('batch mode', () => {
     writeFileSync(input, `${questions.join('\n')}\n`);
     const out = join(dir, 'answers.jsonl');
     emu.faults.add({ route: 'answerQnaQuestion', status: 400, times: 1 });
-    const first = await runCli(
+    const first = await runInProcess(
       ['qna', 'answer', supportKb, '--batch', input, '--out', out, '--concurrency', '1'],
       env,
     );
@@ -99,7 +100,7 @@ describe('batch mode', () => {
     expect(failed[0]?.id).toMatch(/^line-\d+-[0-9a-f]{8}$/);
 
     emu.clearRequests();
-    const second = await runCli(['qna', 'answer', supportKb, '--batch', input, '--out', out], env);
+    const second = await runInProcess(['qna', 'answer', supportKb, '--batch', input, '--out', out], env);
     expect(second.code, second.stderr).toBe(0);
     expect(second.stderr).toMatch(/1 answered, 0 failed, 4 skipped/);
     expect(answerRequests(emu)).toBe(1);
@@ -113,7 +114,7 @@ describe('batch mode', () => {
     // A third run has nothing to ask: one line says so, no question is sent, the file stays as it is.
     emu.clearRequests();
     const before = readFileSync(out, 'utf8');
-    const third = await runCli(['qna', 'answer', supportKb, '--batch', input, '--out', out], env);
+    const third = await runInProcess(['qna', 'answer', supportKb, '--batch', input, '--out', out], env);
     expect(third.code, third.stderr).toBe(0);
     expect(third.stderr).toBe(`Nothing to ask: all 5 questions are answered in ${out}.\n`);
     expect(answerRequests(emu)).toBe(0);
@@ -127,7 +128,7 @@ describe('batch mode', () => {
     const out = join(dir, 'answers.jsonl');
     // Two refusals the client retries on its own, then the answer.
     emu.faults.add({ route: 'answerQnaQuestion', status: 503, times: 2 });
-    const result = await runCli(['qna', 'answer', supportKb, '--batch', input, '--out', out], env);
+    const result = await runInProcess(['qna', 'answer', supportKb, '--batch', input, '--out', out], env);
     expect(result.code, result.stderr).toBe(0);
     expect(answerRequests(emu)).toBe(3);
     expect(readOutput(out)).toMatchObject([{ id: 'q0', status: 'ok', attempts: 3 }]);
@@ -136,7 +137,7 @@ describe('batch mode', () => {
     writeFileSync(input, `${JSON.stringify({ id: 'q1', question: questions[1] })}\n`);
     emu.clearRequests();
     emu.faults.add({ route: 'answerQnaQuestion', status: 503, times: 3 });
-    const failed = await runCli(['qna', 'answer', supportKb, '--batch', input, '--out', out], env);
+    const failed = await runInProcess(['qna', 'answer', supportKb, '--batch', input, '--out', out], env);
     expect(failed.code).toBe(5);
     expect(answerRequests(emu)).toBe(3);
     expect(readOutput(out).find((line) => line.id === 'q1')).toMatchObject({ status: 'failed', attempts: 3 });
@@ -148,7 +149,7 @@ describe('batch mode', () => {
     writeFileSync(input, `${JSON.stringify({ id: 'o1', question: 'Where is order 1001?' })}\n`);
     const out = join(dir, 'answers.jsonl');
     emu.faults.add({ route: 'streamAgent', dropAfterEvents: 2, times: 1 });
-    const result = await runCli(['agents', 'ask', orderStatus, '--batch', input, '--out', out], env);
+    const result = await runInProcess(['agents', 'ask', orderStatus, '--batch', input, '--out', out], env);
     expect(result.code, result.stderr).toBe(0);
     const streams = emu.requests.filter((r) => r.path.endsWith('/stream')).length;
     expect(streams).toBe(2);
@@ -172,7 +173,7 @@ describe('batch mode', () => {
       out,
       `${line('q0', 'failed')}\n${line('q0', 'ok', { answer: 'kept' })}\n${line('q1', 'failed')}\n{"id":"q2","sta`,
     );
-    const result = await runCli(['qna', 'answer', supportKb, '--batch', input, '--out', out], env);
+    const result = await runInProcess(['qna', 'answer', supportKb, '--batch', input, '--out', out], env);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/2 answered, 0 failed, 1 skipped/);
     const lines = readOutput(out);
@@ -210,7 +211,7 @@ describe('batch mode', () => {
     expect(partial.every((line) => line.status === 'ok')).toBe(true);
 
     emu.faults.clear();
-    const rest = await runCli(
+    const rest = await runInProcess(
       ['qna', 'answer', supportKb, '--batch', input, '--out', out, '--concurrency', '4'],
       env,
     );
@@ -231,7 +232,7 @@ describe('batch mode', () => {
     const input = join(dir, 'queries.jsonl');
     writeFileSync(input, many.map((item) => JSON.stringify(item)).join('\n'));
     const out = join(dir, 'results.jsonl');
-    const result = await runCli(
+    const result = await runInProcess(
       ['qna', 'search', supportKb, '--batch', input, '--out', out, '--concurrency', '8'],
       env,
     );
@@ -249,7 +250,7 @@ describe('batch mode', () => {
     const input = join(dir, 'orders.csv');
     writeFileSync(input, 'id,question\no1,Where is order 1001?\no2,"Where is order 1002, please?"\n');
     const out = join(dir, 'answers.jsonl');
-    const result = await runCli(['agents', 'ask', orderStatus, '--batch', input, '--out', out], env);
+    const result = await runInProcess(['agents', 'ask', orderStatus, '--batch', input, '--out', out], env);
     expect(result.code, result.stderr).toBe(0);
     const lines = readOutput(out) as (OutputLine & { state: string; steps: number })[];
     expect(lines.map((line) => [line.id, line.state]).sort()).toEqual([
@@ -258,12 +259,12 @@ describe('batch mode', () => {
     ]);
     expect(lines.find((line) => line.id === 'o2')?.answer).toMatch(/1002/);
     expect(lines.every((line) => line.steps > 0)).toBe(true);
-    expect((await runCli(['agents', 'ask', orderStatus, '--batch', input], env)).code).toBe(2);
+    expect((await runInProcess(['agents', 'ask', orderStatus, '--batch', input], env)).code).toBe(2);
     expect(
-      (await runCli(['agents', 'ask', orderStatus, 'hi', '--batch', input, '--out', out], env)).code,
+      (await runInProcess(['agents', 'ask', orderStatus, 'hi', '--batch', input, '--out', out], env)).code,
     ).toBe(2);
     writeFileSync(join(dir, 'bad.jsonl'), '{"id":"x"}\n');
-    const bad = await runCli(
+    const bad = await runInProcess(
       ['qna', 'answer', supportKb, '--batch', join(dir, 'bad.jsonl'), '--out', out],
       env,
     );

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { type Emulator, startEmulator } from '@dataworkz/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshConfigDir, runCli } from './support/run-cli.js';
+import { runInProcess } from './support/run-in-process.js';
 
+// A key is read from standard input by a process of its own; the other commands run in this one.
 describe('dataworkz config: profiles', () => {
   let emu: Emulator;
   beforeAll(async () => {
@@ -15,8 +17,8 @@ describe('dataworkz config: profiles', () => {
   it('keeps a profile the commands use, with the key from standard input, owner-only and masked', async () => {
     const dir = freshConfigDir();
     const env = { DATAWORKZ_CONFIG_DIR: dir };
-    expect((await runCli(['config', 'set', 'base-url', emu.url], env)).code).toBe(0);
-    const refused = await runCli(['config', 'set', 'api-key', emu.apiKey], env);
+    expect((await runInProcess(['config', 'set', 'base-url', emu.url], env)).code).toBe(0);
+    const refused = await runInProcess(['config', 'set', 'api-key', emu.apiKey], env);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('never taken as an argument');
     expect(refused.stderr).not.toContain(emu.apiKey);
@@ -29,15 +31,15 @@ describe('dataworkz config: profiles', () => {
       apiKey: emu.apiKey,
     });
 
-    const shown = await runCli(['config', 'get', 'api-key'], env);
+    const shown = await runInProcess(['config', 'get', 'api-key'], env);
     expect(shown.stdout.trim()).toBe(`****${emu.apiKey.slice(-4)}`);
-    expect((await runCli(['config', 'get', 'base-url'], env)).stdout.trim()).toBe(emu.url);
-    const listed = await runCli(['config', 'list'], env);
+    expect((await runInProcess(['config', 'get', 'base-url'], env)).stdout.trim()).toBe(emu.url);
+    const listed = await runInProcess(['config', 'list'], env);
     expect(listed.stdout).toContain(`* default\t${emu.url}\tapi key ****${emu.apiKey.slice(-4)}`);
     expect(listed.stdout).not.toContain(emu.apiKey);
 
     // With no environment at all, the profile is the address and the credential.
-    const systems = await runCli(['qna', 'systems'], env);
+    const systems = await runInProcess(['qna', 'systems'], env);
     expect(systems.code, systems.stderr).toBe(0);
     expect(systems.stdout.trim().split('\n').length).toBeGreaterThan(0);
   });
@@ -45,20 +47,20 @@ describe('dataworkz config: profiles', () => {
   it('switches profiles with `use` and --profile; the environment wins over a profile', async () => {
     const dir = freshConfigDir();
     const env = { DATAWORKZ_CONFIG_DIR: dir };
-    await runCli(['config', 'set', 'base-url', emu.url, '--profile', 'local'], env);
+    await runInProcess(['config', 'set', 'base-url', emu.url, '--profile', 'local'], env);
     await runCli(['config', 'set', 'api-key', '--profile', 'local'], env, emu.apiKey);
-    await runCli(['config', 'set', 'base-url', 'http://127.0.0.1:9', '--profile', 'broken'], env);
+    await runInProcess(['config', 'set', 'base-url', 'http://127.0.0.1:9', '--profile', 'broken'], env);
     await runCli(['config', 'set', 'api-key', '--profile', 'broken'], env, 'not-a-key');
-    expect((await runCli(['config', 'use', 'local'], env)).code).toBe(0);
-    expect((await runCli(['qna', 'systems'], env)).code).toBe(0);
-    expect((await runCli(['--profile', 'broken', 'qna', 'systems'], env)).code).toBe(6);
-    const overridden = await runCli(['--profile', 'broken', 'qna', 'systems'], {
+    expect((await runInProcess(['config', 'use', 'local'], env)).code).toBe(0);
+    expect((await runInProcess(['qna', 'systems'], env)).code).toBe(0);
+    expect((await runInProcess(['--profile', 'broken', 'qna', 'systems'], env)).code).toBe(6);
+    const overridden = await runInProcess(['--profile', 'broken', 'qna', 'systems'], {
       ...env,
       DATAWORKZ_BASE_URL: emu.url,
       DATAWORKZ_API_KEY: emu.apiKey,
     });
     expect(overridden.code, overridden.stderr).toBe(0);
-    const missing = await runCli(['config', 'use', 'nowhere'], env);
+    const missing = await runInProcess(['config', 'use', 'nowhere'], env);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('No profile "nowhere"');
   });
@@ -66,7 +68,7 @@ describe('dataworkz config: profiles', () => {
   it('refuses a config file that is not JSON, naming it', async () => {
     const dir = freshConfigDir();
     writeFileSync(join(dir, 'config.json'), '{ not json');
-    const result = await runCli(['config', 'list'], { DATAWORKZ_CONFIG_DIR: dir });
+    const result = await runInProcess(['config', 'list'], { DATAWORKZ_CONFIG_DIR: dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(join(dir, 'config.json'));
   });
@@ -77,7 +79,7 @@ const installed = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status =
 
 describe('dataworkz completion', () => {
   it('prints a bash script that bash accepts and that completes commands and flags', async () => {
-    const script = await runCli(['completion', 'bash'], {});
+    const script = await runInProcess(['completion', 'bash'], {});
     expect(script.code).toBe(0);
     execFileSync('bash', ['-n'], { input: script.stdout });
     const complete = (line: string) =>
@@ -106,15 +108,15 @@ describe('dataworkz completion', () => {
   });
 
   it('prints zsh and fish scripts, refused for another shell', async () => {
-    expect((await runCli(['completion', 'zsh'], {})).stdout).toMatch(/^#compdef dataworkz/);
-    const fish = await runCli(['completion', 'fish'], {});
+    expect((await runInProcess(['completion', 'zsh'], {})).stdout).toMatch(/^#compdef dataworkz/);
+    const fish = await runInProcess(['completion', 'fish'], {});
     expect(fish.stdout).toContain("complete -c dataworkz -n '__fish_use_subcommand' -a qna");
     expect(fish.stdout).toContain('-l where');
-    expect((await runCli(['completion', 'tcsh'], {})).code).toBe(2);
+    expect((await runInProcess(['completion', 'tcsh'], {})).code).toBe(2);
   });
 
   it.skipIf(!installed('zsh'))('zsh parses and loads its script (where zsh is installed)', async () => {
-    const script = (await runCli(['completion', 'zsh'], {})).stdout;
+    const script = (await runInProcess(['completion', 'zsh'], {})).stdout;
     execFileSync('zsh', ['-n'], { input: script });
     const loaded = execFileSync(
       'zsh',
@@ -129,7 +131,7 @@ describe('dataworkz completion', () => {
   it.skipIf(!installed('fish'))(
     'fish completes commands and flags from its script (where fish is installed)',
     async () => {
-      const script = (await runCli(['completion', 'fish'], {})).stdout;
+      const script = (await runInProcess(['completion', 'fish'], {})).stdout;
       const complete = (line: string) =>
         execFileSync('fish', ['-c', `${script}\ncomplete -C '${line}'`], { encoding: 'utf8' })
           .trim()

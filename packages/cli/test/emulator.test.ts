@@ -2,7 +2,8 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bin, freshConfigDir, runCli } from './support/run-cli.js';
+import { bin, freshConfigDir } from './support/run-cli.js';
+import { runInProcess } from './support/run-in-process.js';
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -57,19 +58,20 @@ describe('dataworkz emulator', () => {
       `# console: ${url}/console`,
     ]);
     const shell = { ...env, DATAWORKZ_CONFIG_DIR: freshConfigDir() };
-    const before = await runCli(['qna', 'list'], shell);
+    // The emulator runs in a process of its own; the commands pointed at it run in this one.
+    const before = await runInProcess(['qna', 'list'], shell);
     expect(before.code, before.stderr).toBe(0);
     // Every key given is accepted.
-    expect((await runCli(['qna', 'list'], { ...shell, DATAWORKZ_API_KEY: 'other-key' })).code).toBe(0);
+    expect((await runInProcess(['qna', 'list'], { ...shell, DATAWORKZ_API_KEY: 'other-key' })).code).toBe(0);
 
     first.child.kill('SIGINT');
     expect(await first.exited).toBe(0);
-    expect((await runCli(['qna', 'list'], shell)).code).toBe(6);
+    expect((await runInProcess(['qna', 'list'], shell)).code).toBe(6);
 
     const port = new URL(url).port;
     const second = await start(['--port', port, '--api-key', 'dev-key']);
     expect(second.lines).toEqual(first.lines);
-    const after = await runCli(['qna', 'list'], shell);
+    const after = await runInProcess(['qna', 'list'], shell);
     expect(after.code, after.stderr).toBe(0);
     expect(after.stdout).toBe(before.stdout);
     second.child.kill('SIGTERM');

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bin, cliEnv, freshConfigDir, runCli } from './support/run-cli.js';
+import { runInProcess } from './support/run-in-process.js';
 
 const supportKb = seed.systems.supportKb.systemId;
 const orderStatus = seed.agents.orderStatus.agentId;
@@ -92,18 +93,19 @@ describe('errors and exit codes', () => {
   });
 
   it('a hint for what is not found names the list that has it, never the command that failed', async () => {
-    const system = await runCli(['qna', 'get', 'no-such-system'], env);
+    // What the hints say; the exit codes above and below come from real processes.
+    const system = await runInProcess(['qna', 'get', 'no-such-system'], env);
     expect(system.stderr.trim().split('\n')[1]).toBe('List what exists with `dataworkz qna list`.');
-    const agent = await runCli(['agents', 'card', 'no-such-agent'], env);
+    const agent = await runInProcess(['agents', 'card', 'no-such-agent'], env);
     expect(agent.stderr.trim().split('\n')[1]).toBe('List what exists with `dataworkz agents list`.');
-    const document = await runCli(['qna', 'document', supportKb, 'no-such-document'], env);
+    const document = await runInProcess(['qna', 'document', supportKb, 'no-such-document'], env);
     expect(document.code).toBe(4);
     expect(document.stderr).toMatch(
       /^Error: 404 No document with id no-such-document .*\(request id req-\d+\)\n/,
     );
     expect(document.stderr).toContain('dataworkz qna search');
     emu.faults.add({ route: 'listQnaSystems', status: 404, times: 1 });
-    const list = await runCli(['qna', 'list'], env);
+    const list = await runInProcess(['qna', 'list'], env);
     expect(list.stderr).not.toMatch(/`dataworkz qna list`/);
   });
 

@@ -7,7 +7,8 @@ import { Dataworkz } from '@dataworkz/client';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cliEnv, runCli } from './support/run-cli.js';
+import { cliEnv } from './support/run-cli.js';
+import { runInProcess } from './support/run-in-process.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/eval/${name}`, import.meta.url));
 const supportKb = seed.systems.supportKb;
@@ -153,7 +154,7 @@ describe('dataworkz qna eval', () => {
     const golden = fixture('support-golden.csv');
     const args = (out: string) => ['qna', 'eval', golden, '--system', supportKb.name, '--out', out];
     const first = freshDir();
-    const baseline = await runCli(args(first), env);
+    const baseline = await runInProcess(args(first), env);
     expect(baseline.code).toBe(0);
     const baselineFile = join(freshDir(), 'baseline.csv');
     copyFileSync(join(first, 'stats.csv'), baselineFile);
@@ -166,7 +167,7 @@ describe('dataworkz qna eval', () => {
       body: degradedAnswer(),
       contentType: 'application/json',
     });
-    const dropped = await runCli(
+    const dropped = await runInProcess(
       [...args(freshDir()), '--baseline', baselineFile, '--max-drop', '0.05'],
       env,
     );
@@ -175,7 +176,10 @@ describe('dataworkz qna eval', () => {
       `Regression: context_recall of ${supportKb.name} (support) is 0.0000, baseline 1.0000: a drop of 1.0000.`,
     );
 
-    const rerun = await runCli([...args(freshDir()), '--baseline', baselineFile, '--max-drop', '0.05'], env);
+    const rerun = await runInProcess(
+      [...args(freshDir()), '--baseline', baselineFile, '--max-drop', '0.05'],
+      env,
+    );
     expect(rerun.stderr).not.toContain('Regression');
     expect(rerun.code).toBe(0);
   });
@@ -183,7 +187,7 @@ describe('dataworkz qna eval', () => {
   it('refuses a malformed row with --strict (exit 2) and resumes an interrupted folder', async () => {
     emu = await startEmulator({ port: 0 });
     const env = cliEnv(emu);
-    const strict = await runCli(
+    const strict = await runInProcess(
       [
         'qna',
         'eval',
@@ -201,8 +205,8 @@ describe('dataworkz qna eval', () => {
 
     const out = freshDir();
     const evalArgs = ['qna', 'eval', fixture('support-golden.csv'), '--system', supportKb.name, '--out', out];
-    expect((await runCli([...evalArgs, '--limit', '2'], env)).code).toBe(0);
-    const rest = await runCli(evalArgs, env);
+    expect((await runInProcess([...evalArgs, '--limit', '2'], env)).code).toBe(0);
+    const rest = await runInProcess(evalArgs, env);
     expect(rest.code).toBe(0);
     expect(rest.stderr).toContain('4 answered, 0 failed, 2 skipped');
     // Six rows: answers span lines, so the file is read as CSV.

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, freshConfigDir, runCli } from './support/run-cli.js';
+import { runInProcess } from './support/run-in-process.js';
 
 // `--llm` takes an LLM's id or its model name (any case), as `qna llms` and `agents llms` print them.
 const { supportKb } = seed.systems;
@@ -25,7 +26,7 @@ const llmsSent = (ending: string, parameter = 'llmProviderId') =>
 
 describe('qna --llm', () => {
   it('answers with the LLM a model name names, in any case, listing the LLMs once', async () => {
-    const res = await runCli(
+    const res = await runInProcess(
       ['qna', 'answer', supportKb.name, 'How do I reset my password?', '--llm', 'MISTRAL-large'],
       env,
     );
@@ -41,15 +42,15 @@ describe('qna --llm', () => {
 
   it('still takes the id, and searches with a name too', async () => {
     expect(
-      (await runCli(['qna', 'answer', supportKb.name, 'Refunds?', '--llm', accountDefault], env)).code,
+      (await runInProcess(['qna', 'answer', supportKb.name, 'Refunds?', '--llm', accountDefault], env)).code,
     ).toBe(0);
-    const search = await runCli(['qna', 'search', supportKb.name, 'refunds', '--llm', 'gpt-4o'], env);
+    const search = await runInProcess(['qna', 'search', supportKb.name, 'refunds', '--llm', 'gpt-4o'], env);
     expect(search.code, search.stderr).toBe(0);
     expect([...llmsSent('/answer'), ...llmsSent('/search')]).toEqual([accountDefault, accountDefault]);
   });
 
   it('refuses an LLM the system lacks with the not-found exit code, listing its LLMs, never answering', async () => {
-    const res = await runCli(['qna', 'answer', supportKb.name, 'Refunds?', '--llm', 'gpt-5'], env);
+    const res = await runInProcess(['qna', 'answer', supportKb.name, 'Refunds?', '--llm', 'gpt-5'], env);
     expect(res.code).toBe(4);
     expect(res.stdout).toBe('');
     expect(res.stderr).toContain(
@@ -65,7 +66,7 @@ describe('qna --llm', () => {
     const input = join(dir, 'questions.txt');
     await writeFile(input, 'How do I return an item?\nWhat are the support hours?\n');
     const out = join(dir, 'answers.jsonl');
-    const res = await runCli(
+    const res = await runInProcess(
       ['qna', 'answer', supportKb.name, '--batch', input, '--out', out, '--llm', 'mistral-large'],
       env,
     );
@@ -77,7 +78,7 @@ describe('qna --llm', () => {
 
 describe('agents --llm', () => {
   it('asks with the account LLM a model name names', async () => {
-    const res = await runCli(
+    const res = await runInProcess(
       ['--json', 'agents', 'ask', orderStatus.name, 'Where is order 1001?', '--llm', 'Claude-3-5-Haiku'],
       env,
     );
@@ -86,7 +87,7 @@ describe('agents --llm', () => {
   });
 
   it("still takes an id, an agent's own LLM included (no list names those)", async () => {
-    const res = await runCli(
+    const res = await runInProcess(
       ['agents', 'ask', orderStatus.agentId, 'Where is order 1001?', '--llm', orderStatusAgent],
       env,
     );
@@ -95,12 +96,13 @@ describe('agents --llm', () => {
   });
 
   it('respond and chat take the name too', async () => {
-    const respond = await runCli(
+    const respond = await runInProcess(
       ['agents', 'respond', orderStatus.name, 'Where is order 1001?', '--llm', 'gpt-4o'],
       env,
     );
     expect(respond.code, respond.stderr).toBe(0);
     expect(llmsSent('/response')).toEqual([accountDefault]);
+    // The chat reads its turns from standard input: a process of its own.
     const chat = await runCli(
       ['agents', 'chat', orderStatus.name, '--llm', 'claude-3-5-haiku'],
       env,
@@ -111,7 +113,7 @@ describe('agents --llm', () => {
   });
 
   it('refuses an unknown LLM before asking, listing the account LLMs', async () => {
-    const res = await runCli(
+    const res = await runInProcess(
       ['agents', 'ask', orderStatus.name, 'Where is order 1001?', '--llm', 'gpt-5'],
       env,
     );
@@ -145,7 +147,7 @@ describe('an LLM name two configurations share', () => {
 
   it('is refused with the usage exit code, each listed with its id; the id picks one', async () => {
     const twinEnv = cliEnv(twins);
-    const res = await runCli(
+    const res = await runInProcess(
       ['qna', 'answer', 'Runbooks', 'When do backups run?', '--llm', 'gpt-4o'],
       twinEnv,
     );
@@ -153,7 +155,7 @@ describe('an LLM name two configurations share', () => {
     expect(res.stderr).toContain(
       'Error: "gpt-4o" names 2 LLMs of the QnA system runbooks-1: "gpt-4o" (id llm-a), "GPT-4o" (id llm-b). Give the id instead.',
     );
-    const byId = await runCli(
+    const byId = await runInProcess(
       ['qna', 'answer', 'Runbooks', 'When do backups run?', '--llm', 'llm-b'],
       twinEnv,
     );

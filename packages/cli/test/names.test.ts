@@ -1,6 +1,7 @@
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, runCli } from './support/run-cli.js';
+import { cliEnv } from './support/run-cli.js';
+import { runInProcess } from './support/run-in-process.js';
 
 // Systems and agents named by id or by exact name, in any case; each command lists them once.
 const { supportKb, productDocs } = seed.systems;
@@ -22,7 +23,7 @@ const paths = () => emu.requests.map((r) => `${r.method} ${r.path}`);
 
 describe('a QnA system by name', () => {
   it('answers by the exact name in another case, listing the systems once, then asking by id', async () => {
-    const res = await runCli(
+    const res = await runInProcess(
       ['--json', 'qna', 'answer', 'customer SUPPORT knowledge base', 'How do I return an item?'],
       env,
     );
@@ -36,7 +37,7 @@ describe('a QnA system by name', () => {
   });
 
   it('still takes the id', async () => {
-    const res = await runCli(['--json', 'qna', 'get', productDocs.systemId], env);
+    const res = await runInProcess(['--json', 'qna', 'get', productDocs.systemId], env);
     expect(res.code, res.stderr).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({ uuid: productDocs.systemId, name: productDocs.name });
   });
@@ -46,13 +47,13 @@ describe('a QnA system by name', () => {
     ['filters', ['qna', 'filters', 'product documentation']],
     ['llms', ['qna', 'llms', 'PRODUCT DOCUMENTATION']],
   ])('qna %s takes the name too', async (_name, args) => {
-    const res = await runCli(args, env);
+    const res = await runInProcess(args, env);
     expect(res.code, res.stderr).toBe(0);
     expect(paths()[1]).toContain(`/api/qna/v1/systems/${productDocs.systemId}/`);
   });
 
   it('refuses an unknown name with the not-found exit code and the close matches, never asking by it', async () => {
-    const res = await runCli(['qna', 'answer', 'Customer Suport KB', 'How do I return an item?'], env);
+    const res = await runInProcess(['qna', 'answer', 'Customer Suport KB', 'How do I return an item?'], env);
     expect(res.code).toBe(4);
     expect(res.stdout).toBe('');
     expect(res.stderr).toContain(
@@ -63,7 +64,7 @@ describe('a QnA system by name', () => {
   });
 
   it('says so when no name is close', async () => {
-    const res = await runCli(['qna', 'get', 'zzz'], env);
+    const res = await runInProcess(['qna', 'get', 'zzz'], env);
     expect(res.code).toBe(4);
     expect(res.stderr).toContain('No QnA system has the id or name "zzz". None has a close name.');
   });
@@ -80,7 +81,7 @@ describe('a QnA system by name', () => {
         [productDocs.systemId]: productDocs.name,
       }),
     });
-    const res = await runCli(['qna', 'answer', 'Customer Support Knowledge Base', 'Returns?'], env);
+    const res = await runInProcess(['qna', 'answer', 'Customer Support Knowledge Base', 'Returns?'], env);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain(
       `Error: "Customer Support Knowledge Base" names 2 QnA systems: "${supportKb.name}" (id ${supportKb.systemId}), "customer support knowledge base" (id kb-copy-7). Give the id instead.`,
@@ -91,13 +92,13 @@ describe('a QnA system by name', () => {
 
 describe('an agent by name', () => {
   it('asks by the exact name in another case, and remembers the conversation under the id', async () => {
-    const asked = await runCli(['agents', 'ask', 'order status assistant', 'Where is my order?'], env);
+    const asked = await runInProcess(['agents', 'ask', 'order status assistant', 'Where is my order?'], env);
     expect(asked.code, asked.stderr).toBe(0);
     expect(asked.stdout).toContain('Which order number do you mean?');
     expect(paths()[0]).toBe('GET /api/agents/v1/');
     expect(paths()).toContain(`POST /api/agents/v1/a2a/${orderStatus.agentId}/stream`);
     // --continue finds the conversation whether the agent is named by id or by name.
-    const replied = await runCli(['agents', 'ask', orderStatus.agentId, '--continue', '1003'], env);
+    const replied = await runInProcess(['agents', 'ask', orderStatus.agentId, '--continue', '1003'], env);
     expect(replied.code, replied.stderr).toBe(0);
     expect(replied.stdout).toContain('Order 1003 for Grace Hopper');
   });
@@ -106,14 +107,14 @@ describe('an agent by name', () => {
     ['card', ['agents', 'card', 'Product Advisor'], 'Product Advisor v'],
     ['respond', ['agents', 'respond', 'PRODUCT advisor', 'Hi'], "I'm the Product Advisor"],
   ])('agents %s takes the name too', async (_name, args, printed) => {
-    const res = await runCli(args, env);
+    const res = await runInProcess(args, env);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toContain(printed);
     expect(paths().some((p) => p.includes(productAdvisor.agentId))).toBe(true);
   });
 
   it('refuses an unknown name with the close matches', async () => {
-    const res = await runCli(['agents', 'ask', 'Order Assistant', 'Where is order 1001?'], env);
+    const res = await runInProcess(['agents', 'ask', 'Order Assistant', 'Where is order 1001?'], env);
     expect(res.code).toBe(4);
     expect(res.stderr).toContain(
       `Error: No agent has the id or name "Order Assistant". Close matches: "${orderStatus.name}" (id ${orderStatus.agentId}).`,
@@ -131,7 +132,7 @@ describe('an agent by name', () => {
         { agentId: 'agent-copy-2', name: 'ORDER STATUS ASSISTANT', description: '' },
       ]),
     });
-    const res = await runCli(['agents', 'card', 'Order Status Assistant'], env);
+    const res = await runInProcess(['agents', 'card', 'Order Status Assistant'], env);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain(
       `"Order Status Assistant" names 2 agents: "${orderStatus.name}" (id ${orderStatus.agentId}), "ORDER STATUS ASSISTANT" (id agent-copy-2). Give the id instead.`,
@@ -140,6 +141,6 @@ describe('an agent by name', () => {
 });
 
 it('says in the help that names are taken', async () => {
-  const res = await runCli(['qna', 'answer', '--help'], env);
+  const res = await runInProcess(['qna', 'answer', '--help'], env);
   expect(res.stdout).toMatch(/system\s+the QnA system: its id, or its exact name/);
 });

@@ -5,6 +5,7 @@ import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectMatchesSpec } from '../../emulator/test/support/spec.js';
 import { cliEnv, freshConfigDir, runCli } from './support/run-cli.js';
+import { runInProcess } from './support/run-in-process.js';
 
 const supportKb = seed.systems.supportKb.systemId;
 
@@ -20,15 +21,15 @@ describe('dataworkz qna', () => {
   afterAll(() => emu.close());
 
   it('lists the systems: tab-separated in a pipe, the service’s JSON with --json', async () => {
-    const plain = await runCli(['qna', 'list'], env);
+    const plain = await runInProcess(['qna', 'list'], env);
     expect(plain.code, plain.stderr).toBe(0);
     const systems = await dw.qna.list();
     expect(plain.stdout.trim().split('\n')).toEqual(
       Object.entries(systems).map(([id, name]) => `${id}\t${name}`),
     );
     // `systems`, its first name, still answers the same.
-    expect((await runCli(['qna', 'systems'], env)).stdout).toBe(plain.stdout);
-    const json = await runCli(['--json', 'qna', 'systems'], env);
+    expect((await runInProcess(['qna', 'systems'], env)).stdout).toBe(plain.stdout);
+    const json = await runInProcess(['--json', 'qna', 'systems'], env);
     expect(json.code).toBe(0);
     const body = JSON.parse(json.stdout);
     expectMatchesSpec('listQnaSystems', body);
@@ -41,18 +42,18 @@ describe('dataworkz qna', () => {
       [['qna', 'llms', supportKb], 'listQnaLlmProviders'],
       [['qna', 'filters', supportKb], 'listQnaFilters'],
     ] as const) {
-      const plain = await runCli([...args], env);
+      const plain = await runInProcess([...args], env);
       expect(plain.code, plain.stderr).toBe(0);
       expect(plain.stdout.length).toBeGreaterThan(0);
-      const json = await runCli(['--json', ...args], env);
+      const json = await runInProcess(['--json', ...args], env);
       expectMatchesSpec(operationId, JSON.parse(json.stdout));
     }
-    const filters = await runCli(['qna', 'filters', supportKb], env);
+    const filters = await runInProcess(['qna', 'filters', supportKb], env);
     expect(filters.stdout).toMatch(/^topic\t/m);
   });
 
   it('searches with --where built into a filter, showing each passage with its link', async () => {
-    const result = await runCli(
+    const result = await runInProcess(
       ['qna', 'search', supportKb, 'how long is it covered', '--where', 'topic=warranty', '-n', '2'],
       env,
     );
@@ -65,7 +66,7 @@ describe('dataworkz qna', () => {
     expect(result.stdout).toContain(`[1] ${first?.source}`);
     expect(result.stdout).toContain(first?.link);
     expect(result.stdout).not.toContain('[3]');
-    const json = await runCli(
+    const json = await runInProcess(
       ['--json', 'qna', 'search', supportKb, 'returns', '--filter', "topic in ('returns')"],
       env,
     );
@@ -76,14 +77,14 @@ describe('dataworkz qna', () => {
 
   it('answers with the system’s first LLM, the sources under the answer', async () => {
     const question = 'How long do I have to return an item?';
-    const result = await runCli(['qna', 'answer', supportKb, question], env);
+    const result = await runInProcess(['qna', 'answer', supportKb, question], env);
     expect(result.code, result.stderr).toBe(0);
     const [llm] = Object.keys(await dw.qna.llmProviders(supportKb));
     const direct = await dw.qna.answer(supportKb, { questionText: question, llmProviderId: llm as string });
     expect(result.stdout.startsWith(direct.answer.trim())).toBe(true);
     expect(result.stdout).toContain('Sources');
     for (const item of direct.context) expect(result.stdout).toContain(item.link);
-    const json = await runCli(['--json', 'qna', 'answer', supportKb, question], env);
+    const json = await runInProcess(['--json', 'qna', 'answer', supportKb, question], env);
     expectMatchesSpec('answerQnaQuestion', JSON.parse(json.stdout));
   });
 
@@ -91,29 +92,34 @@ describe('dataworkz qna', () => {
     const { documentId, systemId } = seed.documents.refunds;
     const expected = Buffer.from(await (await dw.qna.document(systemId, { documentId })).arrayBuffer());
     const dir = freshConfigDir();
-    const byId = await runCli(['qna', 'document', systemId, documentId, '-o', join(dir, 'a.docx')], env);
+    const byId = await runInProcess(
+      ['qna', 'document', systemId, documentId, '-o', join(dir, 'a.docx')],
+      env,
+    );
     expect(byId.code, byId.stderr).toBe(0);
     expect(readFileSync(join(dir, 'a.docx')).equals(expected)).toBe(true);
     expect(byId.stderr).toContain(`to ${join(dir, 'a.docx')}`);
     const link = `${emu.url}/api/qna/v1/systems/${systemId}/document?documentId=${encodeURIComponent(documentId)}`;
-    const byLink = await runCli(['qna', 'document', systemId, link, '-o', join(dir, 'b.docx')], env);
+    const byLink = await runInProcess(['qna', 'document', systemId, link, '-o', join(dir, 'b.docx')], env);
     expect(byLink.code, byLink.stderr).toBe(0);
     expect(readFileSync(join(dir, 'b.docx')).equals(expected)).toBe(true);
   });
 
   it('goes from a search or an answer to its document: each result prints the id qna document takes', async () => {
-    const search = await runCli(['qna', 'search', supportKb, 'refund', '-n', '3'], env);
+    const search = await runInProcess(['qna', 'search', supportKb, 'refund', '-n', '3'], env);
     expect(search.code, search.stderr).toBe(0);
     const direct = await dw.qna.search(supportKb, { query: 'refund' });
     const shown = [...search.stdout.matchAll(/^ {4}document (\S+)$/gm)].map((match) => match[1]);
     expect(shown).toEqual(direct.searchResultsList.slice(0, 3).map((item) => documentIdOf(item)));
     // The hint of the command that fetches one is for a terminal: in a pipe, stderr stays empty.
     expect(search.stderr).toBe('');
-    const answer = await runCli(['qna', 'answer', supportKb, 'When are refunds issued?'], env);
+    const answer = await runInProcess(['qna', 'answer', supportKb, 'When are refunds issued?'], env);
     expect(answer.code, answer.stderr).toBe(0);
     const cited = [...answer.stdout.matchAll(/^ {4}document (\S+)$/gm)].map((match) => match[1] as string);
     expect(cited.length).toBeGreaterThan(0);
     for (const documentId of [shown[0] as string, cited[0] as string]) {
+      // To stdout, which the download ends: a process of its own.
+      // To stdout, which the download ends: a process of its own.
       const fetched = await runCli(['qna', 'document', supportKb, documentId], env);
       expect(fetched.code, fetched.stderr).toBe(0);
       const expected = await (await dw.qna.document(supportKb, { documentId })).text();
@@ -127,7 +133,7 @@ describe('dataworkz qna', () => {
     expect(links.some((link) => link.startsWith('s3a://'))).toBe(true);
     emu.clearRequests();
     for (const link of new Set(links)) {
-      const result = await runCli(['qna', 'document', supportKb, link], env);
+      const result = await runInProcess(['qna', 'document', supportKb, link], env);
       expect(result.code).toBe(2);
       expect(result.stderr).toContain(
         `Error: ${link} is a link to a source file, which names no document id.`,
@@ -139,6 +145,7 @@ describe('dataworkz qna', () => {
     // A document link without the origin works as the whole one does.
     const { documentId } = seed.documents.refunds;
     const path = `/api/qna/v1/systems/${supportKb}/document?documentId=${encodeURIComponent(documentId)}`;
+    // To stdout, which the download ends: a process of its own.
     const byPath = await runCli(['qna', 'document', supportKb, path], env);
     expect(byPath.code, byPath.stderr).toBe(0);
   });

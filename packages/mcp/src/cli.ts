@@ -1,11 +1,10 @@
 import { createRequire } from 'node:module';
-import { Dataworkz, DataworkzError, type Logger } from '@dataworkz/client';
+import type { Logger } from '@dataworkz/client';
 import { startTracing, type Tracing, tracesWanted } from '@dataworkz/client/node-tracing';
 import { readConfig, USAGE, UsageError } from './config.js';
-import { resolveExposure } from './exposure.js';
-import { createDataworkzMcpServer } from './server.js';
-import { startHttpServer } from './transports/http.js';
-import { serveStdio } from './transports/stdio.js';
+
+// The client, the MCP SDK and the transport load once the arguments are read: `--help` and a usage
+// error need none of them, and a server loads only the transport it serves.
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -47,6 +46,11 @@ async function main(): Promise<void> {
     return;
   }
   const tracing = await startTracingIfAsked();
+  const [{ Dataworkz }, { resolveExposure }, { createDataworkzMcpServer }] = await Promise.all([
+    import('@dataworkz/client'),
+    import('./exposure.js'),
+    import('./server.js'),
+  ]);
   const dw = new Dataworkz({
     logger: stderrLogger,
     ...(config.dataworkzToken !== undefined ? { token: config.dataworkzToken } : {}),
@@ -58,6 +62,7 @@ async function main(): Promise<void> {
     },
   );
   if (config.transport === 'stdio') {
+    const { serveStdio } = await import('./transports/stdio.js');
     await serveStdio(createDataworkzMcpServer({ dw, ...exposure }));
     if (tracing !== undefined) {
       // The client ends the session by closing stdin (then signals): export what is left either way.
@@ -66,6 +71,7 @@ async function main(): Promise<void> {
     }
     return;
   }
+  const { startHttpServer } = await import('./transports/http.js');
   const server = await startHttpServer({
     createServer: () => createDataworkzMcpServer({ dw, ...exposure }),
     port: config.port,
@@ -91,8 +97,6 @@ class ExposureError extends Error {
 main().catch((error: unknown) => {
   // Configuration errors name what is missing; none of them quotes a credential.
   if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${USAGE}`);
-  else if (error instanceof ExposureError) process.stderr.write(`dataworkz-mcp: ${error.message}\n`);
-  else if (error instanceof DataworkzError) process.stderr.write(`dataworkz-mcp: ${error.message}\n`);
   else process.stderr.write(`dataworkz-mcp: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 1;
 });

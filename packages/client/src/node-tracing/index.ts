@@ -5,12 +5,16 @@
  *
  * @packageDocumentation
  */
-import { type Span, SpanStatusCode } from '@opentelemetry/api';
+import type { Span, SpanStatusCode } from '@opentelemetry/api';
 import type { TracedProgram, Tracing } from './sdk.js';
 import type { TracesExporter } from './wanted.js';
 
 export type { TracedProgram, Tracing } from './sdk.js';
 export { type TracesExporter, type TracesWanted, tracesWanted } from './wanted.js';
+
+// `SpanStatusCode.ERROR` by its value: importing the enum would load the OpenTelemetry API (some fifty
+// modules) into every start of a program that only reads whether traces are wanted.
+const statusError: SpanStatusCode.ERROR = 2;
 
 /**
  * Loads the OpenTelemetry SDK and registers the global tracer provider (batching to `exporters`), the
@@ -33,5 +37,5 @@ export async function startTracing(
 export function failSpan(span: Span, error: unknown): void {
   const type = error instanceof Error ? error.name : 'Error';
   span.setAttribute('error.type', type);
-  span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+  span.setStatus({ code: statusError, message: type });
 }

@@ -1,4 +1,4 @@
-import { type AgentEvent, streamAgent } from '@dataworkz/a2a';
+import type { AgentEvent } from '@dataworkz/a2a';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ToolContext } from '../context.js';
@@ -64,6 +64,8 @@ export function registerAskAgent(server: McpServer, context: ToolContext): void 
         const agentId = await agentIdOf(context, given, extra.signal);
         const llm =
           llmId === undefined ? undefined : await dw.agents.resolveLlm(llmId, { signal: extra.signal });
+        // The A2A client loads with the first agent run, not with the server.
+        const { streamAgent } = await import('@dataworkz/a2a');
         const run = streamAgent(dw, agentId, {
           text,
           contextId,
