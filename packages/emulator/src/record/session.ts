@@ -38,16 +38,17 @@ export class RecordSession {
     const forwarder = new Forwarder(target, {
       maxBodyBytes,
       onExchange: (entry, path) => {
-        file.append(entry).then(
-          () => session?.changed(),
-          (error: unknown) => log.error(`The emulator could not write the cassette ${cassette}`, error),
-        );
+        try {
+          file.append(entry);
+        } catch (error) {
+          log.error(`The emulator could not write the cassette ${cassette}`, error);
+        }
         try {
           onEntry(entry, path);
-          session?.changed();
         } catch (error) {
           log.error('The emulator could not check a response against the spec', error);
         }
+        session?.changed();
       },
       onError: (message) => log.warn(message),
     });
@@ -76,6 +77,8 @@ export class RecordSession {
 
   async close(): Promise<void> {
     this.forwarder.close();
+    // An exchange that ended just before is recorded on the next turn of the loop: let it be written.
+    await new Promise((resolve) => setImmediate(resolve));
     await this.file.close();
   }
 
