@@ -27,6 +27,8 @@ const hopHeaders = new Set([
 export interface ForwarderOptions {
   /** Called with each finished exchange, redacted, after the caller has its response; `path` as the caller sent it. */
   onExchange(entry: CassetteEntry, path: string): void;
+  /** Called when a request has been sent on whole, and the deployment's answer is awaited. */
+  onSent?(): void;
   /** Called when the deployment cannot be reached (the caller gets a 502). */
   onError(message: string): void;
   /** Most bytes of a request or response body kept in the cassette. */
@@ -74,6 +76,7 @@ export class Forwarder {
     const upstream = this.send(url, { method: req.method, headers, agent: this.agent });
     // Each event goes on as soon as it is written, not held back to be sent with the next one.
     upstream.once('socket', (socket) => socket.setNoDelay(true));
+    upstream.once('finish', () => this.options.onSent?.());
     res.socket?.setNoDelay(true);
     upstream.on('response', (answer) => {
       const headersAt = performance.now();
@@ -84,7 +87,13 @@ export class Forwarder {
       res.writeHead(answer.statusCode ?? 502, outHeaders);
       const contentType = String(answer.headers['content-type'] ?? '');
       const isStream = contentType.startsWith('text/event-stream');
-      if (isStream) res.flushHeaders();
+      // A stream's headers go out at once even when its first event is late (the caller is waiting on
+      // them), but after the data already read with them: then both leave in one write.
+      if (isStream) {
+        setImmediate(() => {
+          if (!res.headersSent && !res.destroyed) res.flushHeaders();
+        });
+      }
       // The body goes to the caller first; the capture keeps what is needed to record it afterwards
       // (a stream's chunks with the time each came, parsed into events only once it is over).
       const chunks: Buffer[] = [];

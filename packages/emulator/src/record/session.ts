@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CassetteEntry } from '../cassette/har.js';
 import type { Log } from '../logger.js';
 import { CassetteFile } from './cassette-file.js';
+import type { DriftQueue } from './drift-queue.js';
 import { Forwarder } from './forward.js';
 
 /** What the console and the exit summary show of a recording. */
@@ -15,7 +15,7 @@ export interface RecordingStatus {
 
 /**
  * Record mode on node:http: API requests go to the deployment through the forwarder, and each
- * exchange, once over, is appended to the cassette and shown to `onEntry` (the drift check).
+ * exchange, once over, is appended to the cassette and queued for the drift check.
  */
 export class RecordSession {
   private readonly listeners = new Set<() => void>();
@@ -31,7 +31,7 @@ export class RecordSession {
     cassette: string,
     maxBodyBytes: number,
     log: Log,
-    onEntry: (entry: CassetteEntry, path: string) => void,
+    drift: DriftQueue | undefined,
   ): Promise<RecordSession> {
     const file = await CassetteFile.open(cassette);
     let session: RecordSession | undefined;
@@ -43,13 +43,10 @@ export class RecordSession {
         } catch (error) {
           log.error(`The emulator could not write the cassette ${cassette}`, error);
         }
-        try {
-          onEntry(entry, path);
-        } catch (error) {
-          log.error('The emulator could not check a response against the spec', error);
-        }
+        drift?.add(entry, path);
         session?.changed();
       },
+      onSent: () => drift?.waiting(),
       onError: (message) => log.warn(message),
     });
     session = new RecordSession(forwarder, file, new URL(target).origin);
