@@ -76,6 +76,7 @@ export interface EmulatorOptions {
   /**
    * Replay mode: a cassette (a HAR file's path with `startEmulator`, or its parsed object) served with
    * nothing behind it. A request it lacks gets a 404 `NOT_RECORDED` naming the closest recorded one.
+   * Requests need the credentials emulating needs (`apiKeys`, `jwtSecret`, `jwks`): a wrong one gets a 401.
    */
   replay?: string | Cassette | undefined;
   /** Replay at this multiple of the recorded pace: 1 (the default) as recorded, 0 without pauses. */

@@ -25,7 +25,7 @@ import { resolveLimits } from './limits.js';
 import { utf8 } from './neutral/bytes.js';
 import { checkOptions, type EmulatorOptions } from './options.js';
 import { readCassette } from './record/cassette-file.js';
-import type { DriftCheck } from './record/drift.js';
+import { DriftQueue } from './record/drift-queue.js';
 import type { DriftReport } from './record/drift-report.js';
 import { RecordSession } from './record/session.js';
 import { readStateFolder, writeStateFolder } from './saved-state/folder.js';
@@ -83,15 +83,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   if (imported) await service.importState(imported);
   const { limits, log } = service;
   // Loaded only to record: the validator and the spec's copy cost every other start nothing.
-  const drift = options.record ? new (await import('./record/drift.js')).DriftCheck() : undefined;
-  const recording = options.record
-    ? await RecordSession.start(
-        options.record,
-        options.cassette ?? '',
-        limits.maxBodyBytes,
-        log,
-        (entry, path) => drift?.check(entry, path),
+  const drift = options.record
+    ? new DriftQueue(new (await import('./record/drift.js')).DriftCheck(), (error) =>
+        log.error('The emulator could not check a response against the spec', error),
       )
+    : undefined;
+  const recording = options.record
+    ? await RecordSession.start(options.record, options.cassette ?? '', limits.maxBodyBytes, log, drift)
     : undefined;
   let url = '';
   let consoleContext: ConsoleContext | undefined;
@@ -177,7 +175,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 function modeStatus(
   mode: EmulatorMode,
   recording: RecordSession | undefined,
-  drift: DriftCheck | undefined,
+  drift: DriftQueue | undefined,
   replayOption: EmulatorOptions['replay'],
   replay: Cassette | undefined,
   exportFolder: string | undefined,

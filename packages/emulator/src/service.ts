@@ -204,6 +204,8 @@ export function createService(
       const received = await incoming.readBody(limits.maxBodyBytes);
       if (replayer && path.startsWith('/api/') && method !== 'OPTIONS') {
         if (received.refusal) throw received.refusal;
+        // The credentials emulating asks for: code that sends a wrong key fails on replay as it would there.
+        if (refusal !== undefined) throw refusal;
         recorder.record(method, path, rawQuery, headers, received.bytes, received.size);
         const replayed = replayer.replay(method, incoming.target, fromUtf8(received.bytes), (listener) =>
           closing.on(listener),

@@ -144,7 +144,7 @@ describe('record mode, against a deployment on loopback', () => {
 
 describe('replay mode, with the deployment stopped', () => {
   it('serves the recorded session, the agent stream included', async () => {
-    const replayer = await startEmulator({ replay: cassettePath, replaySpeed: 0 });
+    const replayer = await startEmulator({ replay: cassettePath, replaySpeed: 0, apiKeys: [realKey] });
     try {
       expect(replayer.mode).toBe('replaying');
       const replayed = await session(replayer.url);
@@ -154,8 +154,26 @@ describe('replay mode, with the deployment stopped', () => {
     }
   });
 
+  it('asks for the credentials emulating asks for: a wrong or missing key gets its 401', async () => {
+    const replayer = await startEmulator({ replay: cassettePath, replaySpeed: 0, apiKeys: [realKey] });
+    try {
+      const url = `${replayer.url}/api/qna/v1/systems`;
+      const wrong = await fetch(url, { headers: { authorization: 'SSWS not-the-key' } });
+      expect(wrong.status).toBe(401);
+      expect(await wrong.json()).toMatchObject({ code: 'UNAUTHORIZED', message: 'Invalid API key' });
+      const missing = await fetch(url);
+      expect(missing.status).toBe(401);
+      expect(await missing.json()).toMatchObject({ message: 'Missing Authorization header' });
+      const right = await fetch(url, { headers: auth });
+      expect(right.status).toBe(200);
+      expect(await right.json()).toEqual(recorded.systems);
+    } finally {
+      await replayer.close();
+    }
+  });
+
   it('refuses an unrecorded request, naming the closest recorded one', async () => {
-    const replayer = await startEmulator({ replay: cassettePath });
+    const replayer = await startEmulator({ replay: cassettePath, apiKeys: [realKey] });
     try {
       const response = await fetch(
         `${replayer.url}/api/qna/v1/systems/${systemId}/answer?questionText=Something+else&llmProviderId=${seed.llms.productDocsSystem}`,
@@ -190,21 +208,31 @@ describe('replay mode, with the deployment stopped', () => {
   });
 
   it('serves a cassette object in process, as a test fixture', async () => {
-    const emu = createEmulator({ replay: await cassette(), replaySpeed: 0 });
+    const emu = createEmulator({ replay: await cassette(), replaySpeed: 0, apiKeys: [realKey] });
     const response = await emu.fetch('https://dw.example/api/qna/v1/systems', { headers: auth });
     expect(await response.json()).toEqual(recorded.systems);
     await emu.close();
   });
 
   it('skips the query parameters and body members named in replayIgnore', async () => {
-    const emu = createEmulator({ replay: await cassette(), replaySpeed: 0, replayIgnore: ['questionText'] });
+    const emu = createEmulator({
+      replay: await cassette(),
+      replaySpeed: 0,
+      replayIgnore: ['questionText'],
+      apiKeys: [realKey],
+    });
     const response = await emu.fetch(
       `https://dw.example/api/qna/v1/systems/${systemId}/answer?questionText=Anything&llmProviderId=${seed.llms.productDocsSystem}&api_key=mine`,
       { headers: auth },
     );
     expect(await response.json()).toEqual(recorded.answer);
     // Without the default list, a stream request's fresh ids no longer match.
-    const strict = createEmulator({ replay: await cassette(), replaySpeed: 0, replayIgnore: [] });
+    const strict = createEmulator({
+      replay: await cassette(),
+      replaySpeed: 0,
+      replayIgnore: [],
+      apiKeys: [realKey],
+    });
     const stream = await strict.fetch(`https://dw.example/api/agents/v1/a2a/${agentId}/stream`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },

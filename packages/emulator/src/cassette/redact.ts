@@ -1,4 +1,4 @@
-import { credentialOf, redacted, redactHeaders, secretScrubber } from '../console/redact.js';
+import { credentialOf, redacted, redactHeader, secretScrubber } from '../console/redact.js';
 import type { CassetteEntry, HarNameValue } from './har.js';
 
 /** Header and query names that carry credentials, beyond the console's fixed list of headers. */
@@ -8,6 +8,9 @@ const secretName =
 /** JSON member names whose values are secrets wherever they appear (an LLM's `params` carry provider keys). */
 const secretMember =
   /^(.*[-_])?(api[-_]?key|apikey|secret|password|passwd|token|access[-_]?token|refresh[-_]?token|credentials?|aws[-_]?key|aws[-_]?secret|private[-_]?key)$/i;
+
+/** What every name secretMember matches contains (case aside). */
+const secretWord = /key|secret|passw|token|credential/i;
 
 /**
  * The entry as a cassette keeps it: credential headers keep only their scheme, credentials in the
@@ -74,8 +77,7 @@ function redactPairs(pairs: readonly HarNameValue[], scrub: (text: string) => st
     if (secretName.test(lower) && lower !== 'authorization' && lower !== 'proxy-authorization') {
       return { name, value: redacted };
     }
-    const [out] = Object.values(redactHeaders({ [lower]: value }, scrub));
-    return { name, value: out ?? redacted };
+    return { name, value: redactHeader(lower, value, scrub) };
   });
 }
 
@@ -103,6 +105,9 @@ function redactUrl(url: string, scrub: (text: string) => string): string {
 /** A JSON text with secret-named members redacted and secrets scrubbed; other text only scrubbed. */
 function scrubJson(text: string, scrub: (text: string) => string): string {
   const scrubbed = scrub(text);
+  // A text that names no secret member (and escapes no character, which could spell one) is left as
+  // it is without being parsed: most bodies, and the parse is the dearest part of redacting them.
+  if (!secretWord.test(scrubbed) && !scrubbed.includes('\\u')) return scrubbed;
   let parsed: unknown;
   try {
     parsed = JSON.parse(scrubbed);

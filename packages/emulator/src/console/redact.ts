@@ -33,7 +33,7 @@ export function secretScrubber(secrets: readonly string[]): (text: string) => st
   all.sort((a, b) => b.length - a.length);
   return (text) => {
     let out = text;
-    for (const secret of all) out = out.split(secret).join(redacted);
+    for (const secret of all) if (out.includes(secret)) out = out.split(secret).join(redacted);
     return out;
   };
 }
@@ -44,14 +44,15 @@ export function redactHeaders(
   scrub: (text: string) => string,
 ): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (!secretHeaders.has(name)) out[name] = scrub(value);
-    else {
-      const scheme = /^(\S+)\s+\S/.exec(value)?.[1];
-      out[name] = scheme && name.endsWith('authorization') ? `${scheme} ${redacted}` : redacted;
-    }
-  }
+  for (const [name, value] of Object.entries(headers)) out[name] = redactHeader(name, value, scrub);
   return out;
+}
+
+/** One header's value as redactHeaders gives it; `name` in lower case. */
+export function redactHeader(name: string, value: string, scrub: (text: string) => string): string {
+  if (!secretHeaders.has(name)) return scrub(value);
+  const scheme = /^(\S+)\s+\S/.exec(value)?.[1];
+  return scheme && name.endsWith('authorization') ? `${scheme} ${redacted}` : redacted;
 }
 
 /** The credential of an `Authorization` value (`SSWS <key>`, `Bearer <jwt>`), if it has one. */

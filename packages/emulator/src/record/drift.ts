@@ -1,4 +1,4 @@
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import * as formatsModule from 'ajv-formats';
 import type { CassetteEntry } from '../cassette/har.js';
 import { openapi } from '../generated/openapi.js';
@@ -41,6 +41,7 @@ export class DriftCheck {
   private readonly ajv: Ajv2020;
   private readonly byOperation = new Map<string, { path: string; method: string; op: SpecOperation }>();
   private readonly found = new Map<string, { responses: number; findings: Map<string, DriftFinding> }>();
+  private readonly validators = new Map<string, ValidateFunction | undefined>();
   private responses = 0;
 
   constructor() {
@@ -124,8 +125,7 @@ export class DriftCheck {
       add({ kind: 'invalid-json', response: status, at: '', example: entry.response.content.text ?? '' });
       return;
     }
-    const schemaPointer = `${pointer}/content/${pointerPart(mediaType)}/schema`;
-    const validate = this.ajv.getSchema(`${specId}#/${schemaPointer}`);
+    const validate = this.validator(`${pointer}/content/${pointerPart(mediaType)}/schema`);
     if (validate && !validate(body)) {
       for (const finding of findingsOf(validate.errors ?? [], body, status)) add(finding);
     }
@@ -166,6 +166,14 @@ export class DriftCheck {
         example: kind,
       });
     }
+  }
+
+  /** The compiled validator of a schema in the spec, looked up once per pointer. */
+  private validator(schemaPointer: string): ValidateFunction | undefined {
+    if (!this.validators.has(schemaPointer)) {
+      this.validators.set(schemaPointer, this.ajv.getSchema(`${specId}#/${schemaPointer}`));
+    }
+    return this.validators.get(schemaPointer);
   }
 
   private slot(operationId: string) {

@@ -27,6 +27,8 @@ const hopHeaders = new Set([
 export interface ForwarderOptions {
   /** Called with each finished exchange, redacted, after the caller has its response; `path` as the caller sent it. */
   onExchange(entry: CassetteEntry, path: string): void;
+  /** Called when a request has been sent on whole, and the deployment's answer is awaited. */
+  onSent?(): void;
   /** Called when the deployment cannot be reached (the caller gets a 502). */
   onError(message: string): void;
   /** Most bytes of a request or response body kept in the cassette. */
@@ -74,6 +76,7 @@ export class Forwarder {
     const upstream = this.send(url, { method: req.method, headers, agent: this.agent });
     // Each event goes on as soon as it is written, not held back to be sent with the next one.
     upstream.once('socket', (socket) => socket.setNoDelay(true));
+    upstream.once('finish', () => this.options.onSent?.());
     res.socket?.setNoDelay(true);
     upstream.on('response', (answer) => {
       const headersAt = performance.now();
@@ -84,74 +87,74 @@ export class Forwarder {
       res.writeHead(answer.statusCode ?? 502, outHeaders);
       const contentType = String(answer.headers['content-type'] ?? '');
       const isStream = contentType.startsWith('text/event-stream');
-      if (isStream) res.flushHeaders();
-      const events: CassetteEvent[] = [];
-      const parser = isStream
-        ? createParser({
-            onEvent: (event) => {
-              events.push({
-                time: round(performance.now() - headersAt),
-                ...(event.event ? { event: event.event } : {}),
-                ...(event.id !== undefined ? { id: event.id } : {}),
-                data: event.data,
-              });
-            },
-          })
-        : undefined;
+      // A stream's headers go out at once even when its first event is late (the caller is waiting on
+      // them), but after the data already read with them: then both leave in one write.
+      if (isStream) {
+        setImmediate(() => {
+          if (!res.headersSent && !res.destroyed) res.flushHeaders();
+        });
+      }
+      // The body goes to the caller first; the capture keeps what is needed to record it afterwards
+      // (a stream's chunks with the time each came, parsed into events only once it is over).
       const chunks: Buffer[] = [];
+      const arrivals: number[] = [];
       let bytes = 0;
-      const decoder = new TextDecoder();
       answer.on('data', (chunk: Buffer) => {
         res.write(chunk);
         bytes += chunk.length;
-        if (parser) parser.feed(decoder.decode(chunk, { stream: true }));
-        else if (bytes <= this.options.maxBodyBytes) chunks.push(chunk);
+        if (isStream) {
+          chunks.push(chunk);
+          arrivals.push(performance.now() - headersAt);
+        } else if (bytes <= this.options.maxBodyBytes) chunks.push(chunk);
       });
       answer.on('end', () => {
         res.end();
         const ended = performance.now();
-        const body = Buffer.concat(chunks);
-        const entry: CassetteEntry = {
-          startedDateTime,
-          time: round(ended - started),
-          request: {
-            method: req.method ?? 'GET',
-            url,
-            httpVersion: `HTTP/${req.httpVersion}`,
-            cookies: [],
-            headers: pairsOf(req.headers),
-            queryString: queryOf(target),
-            ...(requestBytes > 0
-              ? {
-                  postData: {
-                    mimeType: String(req.headers['content-type'] ?? ''),
-                    text: Buffer.concat(requestBody).toString('utf8'),
-                  },
-                }
-              : {}),
-            headersSize: -1,
-            bodySize: requestBytes,
-          },
-          response: {
-            status: answer.statusCode ?? 0,
-            statusText: answer.statusMessage ?? statusText[answer.statusCode ?? 0] ?? '',
-            httpVersion: `HTTP/${answer.httpVersion}`,
-            cookies: [],
-            headers: pairsOf(answer.headers),
-            content: {
-              size: bytes,
-              mimeType: contentType,
-              ...(isStream ? {} : textOrBase64(body, contentType)),
+        // Recorded once the caller's response is out, off its path: redaction, the drift check and
+        // the cassette's write run after the last bytes are written.
+        setImmediate(() => {
+          const entry: CassetteEntry = {
+            startedDateTime,
+            time: round(ended - started),
+            request: {
+              method: req.method ?? 'GET',
+              url,
+              httpVersion: `HTTP/${req.httpVersion}`,
+              cookies: [],
+              headers: pairsOf(req.headers),
+              queryString: queryOf(target),
+              ...(requestBytes > 0
+                ? {
+                    postData: {
+                      mimeType: String(req.headers['content-type'] ?? ''),
+                      text: Buffer.concat(requestBody).toString('utf8'),
+                    },
+                  }
+                : {}),
+              headersSize: -1,
+              bodySize: requestBytes,
             },
-            redirectURL: '',
-            headersSize: -1,
-            bodySize: bytes,
-          },
-          cache: {},
-          timings: { send: 0, wait: round(headersAt - started), receive: round(ended - headersAt) },
-          ...(isStream ? { _events: events } : {}),
-        };
-        this.options.onExchange(redactEntry(entry), target.split('?')[0] ?? '/');
+            response: {
+              status: answer.statusCode ?? 0,
+              statusText: answer.statusMessage ?? statusText[answer.statusCode ?? 0] ?? '',
+              httpVersion: `HTTP/${answer.httpVersion}`,
+              cookies: [],
+              headers: pairsOf(answer.headers),
+              content: {
+                size: bytes,
+                mimeType: contentType,
+                ...(isStream ? {} : textOrBase64(Buffer.concat(chunks), contentType)),
+              },
+              redirectURL: '',
+              headersSize: -1,
+              bodySize: bytes,
+            },
+            cache: {},
+            timings: { send: 0, wait: round(headersAt - started), receive: round(ended - headersAt) },
+            ...(isStream ? { _events: eventsOf(chunks, arrivals) } : {}),
+          };
+          this.options.onExchange(redactEntry(entry), target.split('?')[0] ?? '/');
+        });
       });
       // The deployment cut the body: the caller's connection is cut the same way, nothing is recorded.
       answer.on('error', () => res.destroy());
@@ -184,6 +187,28 @@ export class Forwarder {
   close(): void {
     this.agent.destroy();
   }
+}
+
+/** A stream's events, each timed by the arrival of the chunk that completed it. */
+function eventsOf(chunks: readonly Buffer[], arrivals: readonly number[]): CassetteEvent[] {
+  const events: CassetteEvent[] = [];
+  let at = 0;
+  const parser = createParser({
+    onEvent: (event) => {
+      events.push({
+        time: round(at),
+        ...(event.event ? { event: event.event } : {}),
+        ...(event.id !== undefined ? { id: event.id } : {}),
+        data: event.data,
+      });
+    },
+  });
+  const decoder = new TextDecoder();
+  chunks.forEach((chunk, k) => {
+    at = arrivals[k] ?? 0;
+    parser.feed(decoder.decode(chunk, { stream: true }));
+  });
+  return events;
 }
 
 function round(ms: number): number {

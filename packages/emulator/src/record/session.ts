@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CassetteEntry } from '../cassette/har.js';
 import type { Log } from '../logger.js';
 import { CassetteFile } from './cassette-file.js';
+import type { DriftQueue } from './drift-queue.js';
 import { Forwarder } from './forward.js';
 
 /** What the console and the exit summary show of a recording. */
@@ -15,7 +15,7 @@ export interface RecordingStatus {
 
 /**
  * Record mode on node:http: API requests go to the deployment through the forwarder, and each
- * exchange, once over, is appended to the cassette and shown to `onEntry` (the drift check).
+ * exchange, once over, is appended to the cassette and queued for the drift check.
  */
 export class RecordSession {
   private readonly listeners = new Set<() => void>();
@@ -31,24 +31,22 @@ export class RecordSession {
     cassette: string,
     maxBodyBytes: number,
     log: Log,
-    onEntry: (entry: CassetteEntry, path: string) => void,
+    drift: DriftQueue | undefined,
   ): Promise<RecordSession> {
     const file = await CassetteFile.open(cassette);
     let session: RecordSession | undefined;
     const forwarder = new Forwarder(target, {
       maxBodyBytes,
       onExchange: (entry, path) => {
-        file.append(entry).then(
-          () => session?.changed(),
-          (error: unknown) => log.error(`The emulator could not write the cassette ${cassette}`, error),
-        );
         try {
-          onEntry(entry, path);
-          session?.changed();
+          file.append(entry);
         } catch (error) {
-          log.error('The emulator could not check a response against the spec', error);
+          log.error(`The emulator could not write the cassette ${cassette}`, error);
         }
+        drift?.add(entry, path);
+        session?.changed();
       },
+      onSent: () => drift?.waiting(),
       onError: (message) => log.warn(message),
     });
     session = new RecordSession(forwarder, file, new URL(target).origin);
@@ -76,6 +74,8 @@ export class RecordSession {
 
   async close(): Promise<void> {
     this.forwarder.close();
+    // An exchange that ended just before is recorded on the next turn of the loop: let it be written.
+    await new Promise((resolve) => setImmediate(resolve));
     await this.file.close();
   }
 
