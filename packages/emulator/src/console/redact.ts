@@ -39,7 +39,7 @@ export function secretScrubber(secrets: readonly string[]): (text: string) => st
 }
 
 /** Credential headers keep only their scheme; the others are scrubbed of known secrets. */
-export function redactHeaders(
+function redactHeaders(
   headers: Record<string, string>,
   scrub: (text: string) => string,
 ): Record<string, string> {
