@@ -1,10 +1,8 @@
-import { APIConnectionTimeoutError, APIUserAbortError, DataworkzError } from '@dataworkz/client';
+import { APIConnectionTimeoutError, DataworkzError } from '@dataworkz/client';
 import { type FinalAnswer, RunAnswer, settled } from './answer.js';
 import type { AgentEvent } from './events.js';
-import { toRunError } from './failure.js';
 import type { ResumePolicy } from './resume.js';
-import type { RunConnection } from './run-events.js';
-import { RunIterator } from './run-iterator.js';
+import { type RunConnection, RunReader } from './run-reader.js';
 import type { RunTrace } from './run-trace.js';
 
 export type { FinalAnswer } from './answer.js';
@@ -110,20 +108,10 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
       // A pending stream keeps the process alive; the timer alone must not.
       (timer as { unref?: () => void }).unref?.();
     }
-    const connection = this.#connection;
-    return new RunIterator(connection, answer, signal, this.#options.resume, {
-      fail(error) {
-        const failure = connection.redact(toRunError(error, signal));
-        answer.fail(failure);
-        return failure;
-      },
-      close() {
-        clearTimeout(timer);
-        if (!answer.answered)
-          answer.fail(new APIUserAbortError('The agent stream was closed before its final event.'));
-        // Closes the connection, also when the consumer stops early or the server keeps it open.
-        controller.abort();
-      },
+    return new RunReader(this.#connection, answer, signal, this.#options.resume, () => {
+      clearTimeout(timer);
+      // Closes the connection, also when the consumer stops early or the server keeps it open.
+      controller.abort();
     });
   }
 

@@ -19,7 +19,7 @@ import { userMessage } from './message.js';
 import type { A2AProtocol } from './protocol.js';
 import { type ResumeOptions, resumePolicy } from './resume.js';
 import { AgentRun } from './run.js';
-import type { RunConnection } from './run-events.js';
+import type { RunConnection } from './run-reader.js';
 import { RunTrace, serverOf } from './run-trace.js';
 import type { SdkFetchOptions } from './sdk/fetch.js';
 
