@@ -172,41 +172,20 @@ export function toAgentEvents(raw: unknown): AgentEvent[] {
       const events: AgentEvent[] = [];
       const event = raw as unknown as A2ATask | A2AStatusUpdate;
       const rest = addTaskUpdates(events, message, { taskId, contextId, final: false, raw: event, state });
+      const final = event.kind === 'task' ? hasEnded(state) : raw.final === true;
       if (event.kind === 'task') {
-        events.push({
-          type: 'task',
-          taskId,
-          contextId,
-          final: hasEnded(state),
-          raw: event,
-          state,
-          task: event,
-        });
-      } else if (events.length === 0 || rest > 0 || raw.final === true) {
-        const final = raw.final === true;
-        events.push({
-          type: 'status',
-          taskId,
-          contextId,
-          final,
-          raw: event,
-          state,
-          text: textOf(message),
-          message,
-        });
+        events.push({ type: 'task', taskId, contextId, final, raw: event, state, task: event });
+      } else if (events.length === 0 || rest > 0 || final) {
+        const text = textOf(message);
+        events.push({ type: 'status', taskId, contextId, final, raw: event, state, text, message });
       }
       return events;
     }
     case 'message': {
       const message = raw as unknown as A2AMessage;
       const events: AgentEvent[] = [];
-      const rest = addTaskUpdates(events, raw, {
-        taskId,
-        contextId,
-        final: false,
-        raw: message,
-        state: undefined,
-      });
+      const base = { taskId, contextId, final: false, raw: message, state: undefined };
+      const rest = addTaskUpdates(events, raw, base);
       // A reply outside any task is the whole answer; a message within a task is progress.
       if (events.length === 0 || rest > 0) {
         const final = taskId === undefined;
