@@ -47,12 +47,6 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value:
  * and reading the task, rare by comparison, go through `#slow`.
  */
 export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
-  readonly #connection: RunConnection;
-  readonly #answer: RunAnswer;
-  readonly #signal: AbortSignal;
-  readonly #policy: ResumePolicy | undefined;
-  /** Called once the run is over, however it ended: closes the connection. */
-  readonly #onClose: () => void;
   /** The SDK's stream at hand, and its first result when read already. */
   #stream: Stream | undefined;
   #first: Read | undefined;
@@ -76,18 +70,13 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
   #pollNow = false;
 
   constructor(
-    connection: RunConnection,
-    answer: RunAnswer,
-    signal: AbortSignal,
-    policy: ResumePolicy | undefined,
-    onClose: () => void,
-  ) {
-    this.#connection = connection;
-    this.#answer = answer;
-    this.#signal = signal;
-    this.#policy = policy;
-    this.#onClose = onClose;
-  }
+    private readonly connection: RunConnection,
+    private readonly answer: RunAnswer,
+    private readonly signal: AbortSignal,
+    private readonly policy: ResumePolicy | undefined,
+    /** Called once the run is over, however it ended: closes the connection. */
+    private readonly onClose: () => void,
+  ) {}
 
   [Symbol.asyncIterator](): this {
     return this;
@@ -100,11 +89,11 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
     }
     if (this.#index < this.#queue.length) {
       // Events already in hand when the caller aborted are not delivered.
-      if (this.#signal.aborted && !this.#answer.answered) return this.#slow({ error: this.#signal.reason });
+      if (this.signal.aborted && !this.answer.answered) return this.#slow({ error: this.signal.reason });
       return Promise.resolve({ done: false, value: this.#queue[this.#index++] as AgentEvent });
     }
     if (this.#closed) return Promise.resolve(DONE);
-    if (this.#answer.answered) {
+    if (this.answer.answered) {
       this.#close();
       return Promise.resolve(DONE);
     }
@@ -122,7 +111,7 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
   readonly #onNext = (read: Read): Result | Promise<Result> => {
     this.#reading = undefined;
     try {
-      if (read.done) throw new IncompleteStreamError(this.#answer.last);
+      if (read.done) throw new IncompleteStreamError(this.answer.last);
       return this.#deliver(this.#map(read.value)) ?? this.next();
     } catch (error) {
       this.#reading = this.#slow({ error });
@@ -145,42 +134,42 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
         if (!broke && this.#phase === 'polling' && !this.#pollNow) {
           // A task read, not streamed, is still being got back to: the reads count against the time
           // allowed for resuming, or an agent that never ends its task would be read for ever.
-          const { maxTotalMs, pollIntervalMs } = this.#policy as ResumePolicy;
+          const { maxTotalMs, pollIntervalMs } = this.policy as ResumePolicy;
           if (this.#resumingTime() + pollIntervalMs > maxTotalMs) {
-            throw this.#resumeFailed(this.#answer.taskId as string, this.#lastBreak, true);
+            throw this.#resumeFailed(this.answer.taskId as string, this.#lastBreak, true);
           }
         }
         try {
           if (broke) throw broke.error;
-          this.#signal.throwIfAborted();
+          this.signal.throwIfAborted();
           let events: AgentEvent[];
           if (this.#phase === 'polling') {
-            if (!this.#pollNow) await pause((this.#policy as ResumePolicy).pollIntervalMs, this.#signal);
+            if (!this.#pollNow) await pause((this.policy as ResumePolicy).pollIntervalMs, this.signal);
             this.#pollNow = false;
-            const task = await this.#connection.getTask(this.#answer.taskId as string, this.#signal);
+            const task = await this.connection.getTask(this.answer.taskId as string, this.signal);
             events = this.#snapshot(task, 'poll');
             this.#attempts = 0;
           } else {
             if (this.#stream === undefined) {
-              const opened = await this.#connection.open(this.#signal);
+              const opened = await this.connection.open(this.signal);
               this.#stream = opened.events;
               this.#first = opened.first;
             }
             const read = this.#first ?? (await this.#stream.next());
             this.#first = undefined;
-            if (read.done) throw new IncompleteStreamError(this.#answer.last);
+            if (read.done) throw new IncompleteStreamError(this.answer.last);
             events = this.#map(read.value);
           }
           const result = this.#deliver(events);
           if (result) return result;
         } catch (thrown) {
           broke = undefined;
-          await this.#recover(toRunError(thrown, this.#signal));
+          await this.#recover(toRunError(thrown, this.signal));
         }
       }
     } catch (error) {
-      const failure = this.#connection.redact(toRunError(error, this.#signal));
-      this.#answer.fail(failure);
+      const failure = this.connection.redact(toRunError(error, this.signal));
+      this.answer.fail(failure);
       this.#close();
       throw failure;
     } finally {
@@ -190,9 +179,9 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
 
   /** Takes in the events of one A2A event and hands over the first; undefined when it made none. */
   #deliver(events: AgentEvent[]): Result | undefined {
-    this.#answer.take(events, this.#connection.redact);
+    this.answer.take(events, this.connection.redact);
     if (events.length === 0) return undefined;
-    if (this.#signal.aborted && !this.#answer.answered) this.#signal.throwIfAborted();
+    if (this.signal.aborted && !this.answer.answered) this.signal.throwIfAborted();
     this.#queue = events;
     this.#index = 1;
     return { done: false, value: events[0] as AgentEvent };
@@ -215,15 +204,15 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
         // earn back the attempts.
         this.#anchored = false;
         const resumed = this.#resumed(undefined, 'resubscribe');
-        return [resumed, ...this.#answer.fromStream(raw)];
+        return [resumed, ...this.answer.fromStream(raw)];
       }
     }
     if (this.#anchored) this.#attempts = 0;
-    return this.#answer.fromStream(raw);
+    return this.answer.fromStream(raw);
   }
 
   #snapshot(task: A2ATask, via: AgentResumedEvent['via']): AgentEvent[] {
-    return this.#answer.fromSnapshot(task, this.#gap ? (t) => this.#resumed(t, via) : undefined);
+    return this.answer.fromSnapshot(task, this.#gap ? (t) => this.#resumed(t, via) : undefined);
   }
 
   #resumed(task: A2ATask | undefined, via: AgentResumedEvent['via']): AgentResumedEvent {
@@ -231,7 +220,7 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
     this.#gap = undefined;
     return {
       type: 'resumed',
-      taskId: this.#answer.taskId,
+      taskId: this.answer.taskId,
       contextId: task?.contextId,
       final: false,
       raw: task,
@@ -240,7 +229,7 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
       attempts: this.#attempts,
       error: gap.error,
       state: task?.status?.state,
-      artifacts: this.#answer.artifacts(),
+      artifacts: this.answer.artifacts(),
     };
   }
 
@@ -251,10 +240,10 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
    * agent will not stream the rest.
    */
   async #recover(error: DataworkzError): Promise<void> {
-    const policy = this.#policy;
-    const signal = this.#signal;
-    const { taskId } = this.#answer;
-    if (policy === undefined || taskId === undefined || signal.aborted || this.#answer.answered) throw error;
+    const policy = this.policy;
+    const signal = this.signal;
+    const { taskId } = this.answer;
+    if (policy === undefined || taskId === undefined || signal.aborted || this.answer.answered) throw error;
     const refused = this.#phase === 'resubscribed' && isRefusal(error);
     if (!(this.#phase === 'polling' ? isTransient(error) : isStreamBreak(error) || refused)) throw error;
     if (refused || (this.#phase === 'resubscribed' && error instanceof IncompleteStreamError)) {
@@ -278,7 +267,7 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
         this.#pollNow = true;
         return;
       }
-      const stream = this.#connection.resubscribe(taskId, signal);
+      const stream = this.connection.resubscribe(taskId, signal);
       try {
         this.#first = await stream.next();
         this.#stream = stream;
@@ -302,7 +291,7 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
   #resumeFailed(taskId: string, cause: unknown, outOfTime: boolean): ResumeFailedError {
     return new ResumeFailedError(taskId, this.#attempts, this.#lastBreak as DataworkzError, cause, {
       elapsedMs: this.#resumingTime(),
-      maxTotalMs: outOfTime ? this.#policy?.maxTotalMs : undefined,
+      maxTotalMs: outOfTime ? this.policy?.maxTotalMs : undefined,
     });
   }
 
@@ -320,9 +309,9 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
     this.#queue = [];
     this.#index = 0;
     this.#closeStream();
-    if (!this.#answer.answered) {
-      this.#answer.fail(new APIUserAbortError('The agent stream was closed before its final event.'));
+    if (!this.answer.answered) {
+      this.answer.fail(new APIUserAbortError('The agent stream was closed before its final event.'));
     }
-    this.#onClose();
+    this.onClose();
   }
 }
