@@ -68,6 +68,8 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
   #resumingMs = 0;
   #resumingSince: number | undefined;
   #pollNow = false;
+  /** The signal's state, read on every event: a field is cheaper than its getter. */
+  #aborted = false;
 
   constructor(
     private readonly connection: RunConnection,
@@ -76,7 +78,13 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
     private readonly policy: ResumePolicy | undefined,
     /** Called once the run is over, however it ended: closes the connection. */
     private readonly onClose: () => void,
-  ) {}
+  ) {
+    const onAbort = () => {
+      this.#aborted = true;
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  }
 
   [Symbol.asyncIterator](): this {
     return this;
@@ -89,7 +97,7 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
     }
     if (this.#index < this.#queue.length) {
       // Events already in hand when the caller aborted are not delivered.
-      if (this.signal.aborted && !this.answer.answered) return this.#slow({ error: this.signal.reason });
+      if (this.#aborted && !this.answer.answered) return this.#slow({ error: this.signal.reason });
       return Promise.resolve({ done: false, value: this.#queue[this.#index++] as AgentEvent });
     }
     if (this.#closed) return Promise.resolve(DONE);
@@ -181,7 +189,7 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
   #deliver(events: AgentEvent[]): Result | undefined {
     this.answer.take(events, this.connection.redact);
     if (events.length === 0) return undefined;
-    if (this.signal.aborted && !this.answer.answered) this.signal.throwIfAborted();
+    if (this.#aborted && !this.answer.answered) this.signal.throwIfAborted();
     this.#queue = events;
     this.#index = 1;
     return { done: false, value: events[0] as AgentEvent };
