@@ -79,8 +79,8 @@ export class RunTrace {
     this.site = site;
     this.parent = context.active();
     this.context = this.parent;
-    this.common = { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.provider.name': 'dataworkz' };
-    Object.assign(this.common, site.server);
+    const { server } = site;
+    this.common = { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.provider.name': 'dataworkz', ...server };
   }
 
   /** The run sends its message. */
