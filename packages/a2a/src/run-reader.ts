@@ -122,8 +122,7 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
       if (read.done) throw new IncompleteStreamError(this.answer.last);
       return this.#deliver(this.#map(read.value)) ?? this.next();
     } catch (error) {
-      this.#reading = this.#slow({ error });
-      return this.#reading;
+      return this.#onError(error);
     }
   };
 
