@@ -47,7 +47,6 @@ export class RunAnswer {
   readonly #artifacts = new ArtifactAssembly();
   /** The task the stream named: what a resumed run gets back to. */
   taskId: string | undefined;
-  /** The context the stream named. */
   contextId: string | undefined;
   /** The last A2A event received, for an IncompleteStreamError. */
   last: A2AStreamEvent | undefined;
@@ -65,7 +64,6 @@ export class RunAnswer {
     this.#observe = observe;
   }
 
-  /** The events of one stream event. */
   fromStream(raw: A2AStreamEvent): AgentEvent[] {
     if (typeof (raw as { kind?: unknown } | null)?.kind !== 'string') {
       throw new StreamProtocolError('An agent stream event carries no A2A event');
@@ -103,7 +101,6 @@ export class RunAnswer {
     return events;
   }
 
-  /** The artifacts so far. */
   artifacts(): A2AArtifact[] {
     return this.#artifacts.result();
   }

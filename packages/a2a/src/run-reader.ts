@@ -16,7 +16,6 @@ export interface RunConnection {
   open(signal: AbortSignal): Promise<{ events: Stream; first: Read }>;
   /** The events of a new stream of a task already running (it starts with the task as it stands). */
   resubscribe(taskId: string, signal: AbortSignal): Stream;
-  /** Reads the task as it stands. */
   getTask(taskId: string, signal: AbortSignal): Promise<A2ATask>;
   /** Removes the credential the latest request sent (and every other known one) from server text. */
   readonly redact: Redactor;
@@ -194,7 +193,6 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
     return { done: false, value: events[0] as AgentEvent };
   }
 
-  /** The events of one A2A event of the stream at hand. */
   #map(raw: A2AStreamEvent): AgentEvent[] {
     if (this.#phase === 'resubscribed') {
       // A resubscription's first event: the task as it stands.

@@ -15,7 +15,6 @@ export interface RunOptions {
   timeoutMs?: number | undefined;
   /** How to get back to the task when the stream breaks; undefined: the break ends the run. */
   resume?: ResumePolicy | undefined;
-  /** The run's span. */
   trace: RunTrace;
 }
 
