@@ -28,8 +28,7 @@ const cards = new WeakMap<Dataworkz, Map<string, AgentCard>>();
 
 // What a server answers a request in a version it does not speak: an unknown method (v0.3's names
 // are not v1.0's) or, from v1.0 servers, "version not supported".
-const METHOD_NOT_FOUND = -32601;
-const VERSION_NOT_SUPPORTED = -32009;
+const WRONG_VERSION = [-32601, -32009];
 
 /**
  * One agent as this package sees it: its endpoint, its card (kept per client), its provided-values
@@ -86,9 +85,7 @@ export class AgentLink {
       if (!(error instanceof NotFoundError)) throw error;
       card = await this.#resolve(true, options);
     }
-    const perAgent = cards.get(this.dw) ?? new Map<string, AgentCard>();
-    perAgent.set(this.agentId, card);
-    cards.set(this.dw, perAgent);
+    cards.set(this.dw, (cards.get(this.dw) ?? new Map()).set(this.agentId, card));
     return card;
   }
 
@@ -151,17 +148,13 @@ export class AgentLink {
       this.version = this.protocol;
       return call();
     }
-    const card = this.knownCard;
-    const guess = card ? versionOffered(card) : '0.3';
+    const guess = this.knownCard ? versionOffered(this.knownCard) : '0.3';
     this.version = guess;
     try {
       return await call();
     } catch (error) {
       const refusal = toRunError(error, signal);
-      const refused =
-        refusal instanceof JsonRpcError &&
-        (refusal.code === METHOD_NOT_FOUND || refusal.code === VERSION_NOT_SUPPORTED);
-      if (!refused) throw error;
+      if (!(refusal instanceof JsonRpcError && WRONG_VERSION.includes(refusal.code))) throw error;
       const offered = await this.card(signal).then(versionOffered, () => guess);
       if (offered === guess) throw error;
       this.version = offered;

@@ -22,25 +22,6 @@ export interface FinalAnswer {
   event: AgentEvent;
 }
 
-/** A promise of the final answer, settled from outside. */
-export interface Settled {
-  promise: Promise<FinalAnswer>;
-  resolve(answer: FinalAnswer): void;
-  reject(error: unknown): void;
-}
-
-export function settled(): Settled {
-  let resolve!: (answer: FinalAnswer) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<FinalAnswer>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  // Callers who never ask for the answer must not see an unhandled rejection.
-  promise.catch(() => {});
-  return { promise, resolve, reject };
-}
-
 function finalAnswerOf(event: AgentEvent, artifacts: A2AArtifact[]): FinalAnswer {
   const message =
     event.type === 'status' || event.type === 'message'
@@ -49,30 +30,8 @@ function finalAnswerOf(event: AgentEvent, artifacts: A2AArtifact[]): FinalAnswer
         ? event.task.status?.message
         : undefined;
   const state: TaskState = event.type === 'status' || event.type === 'task' ? event.state : 'completed';
-  const text = textOf(message);
-  const answer = text || artifacts.map((artifact) => textOf(artifact)).join('');
+  const answer = textOf(message) || artifacts.map((artifact) => textOf(artifact)).join('');
   return { answer, state, taskId: event.taskId, contextId: event.contextId, message, artifacts, event };
-}
-
-/** The id of the message a task's current status carries. */
-function statusMessageIdOf(task: A2ATask): string | undefined {
-  return task.status?.message?.messageId;
-}
-
-/**
- * The events of a task snapshot in a resumed run: its status message's task updates unless the
- * stream already delivered that message (told by its id), then the task itself, final when the task
- * has ended or waits on the user.
- */
-function snapshotEvents(task: A2ATask, deliveredMessageId: string | undefined): AgentEvent[] {
-  const seen = deliveredMessageId !== undefined && statusMessageIdOf(task) === deliveredMessageId;
-  const events: AgentEvent[] = [];
-  for (const event of toAgentEvents(task)) {
-    if (event.type === 'task-update' && seen) continue;
-    if (event.type === 'task') events.push({ ...event, final: endsRun(event.state) });
-    else events.push(event);
-  }
-  return events;
 }
 
 /**
@@ -80,13 +39,14 @@ function snapshotEvents(task: A2ATask, deliveredMessageId: string | undefined): 
  * snapshot of the task after a break), and the final answer settled at the final event.
  */
 export class RunAnswer {
-  readonly #final: Settled;
+  /** The final answer (its rejection handled: callers who never ask for it must not see it unhandled). */
+  readonly final: Promise<FinalAnswer>;
+  #settle!: { resolve(answer: FinalAnswer): void; reject(error: unknown): void };
   /** Told of every event taken in, when something (the run's span) watches them. */
   readonly #observe: ((event: AgentEvent) => void) | undefined;
   readonly #artifacts = new ArtifactAssembly();
   /** The task the stream named: what a resumed run gets back to. */
   taskId: string | undefined;
-  /** The context the stream named. */
   contextId: string | undefined;
   /** The last A2A event received, for an IncompleteStreamError. */
   last: A2AStreamEvent | undefined;
@@ -96,12 +56,14 @@ export class RunAnswer {
   /** The id of the last status message delivered, so a snapshot's copy of it is not delivered twice. */
   #statusMessageId: string | undefined;
 
-  constructor(final: Settled, observe?: (event: AgentEvent) => void) {
-    this.#final = final;
+  constructor(observe?: (event: AgentEvent) => void) {
+    this.final = new Promise((resolve, reject) => {
+      this.#settle = { resolve, reject };
+    });
+    this.final.catch(() => {});
     this.#observe = observe;
   }
 
-  /** The events of one stream event. */
   fromStream(raw: A2AStreamEvent): AgentEvent[] {
     if (typeof (raw as { kind?: unknown } | null)?.kind !== 'string') {
       throw new StreamProtocolError('An agent stream event carries no A2A event');
@@ -117,29 +79,28 @@ export class RunAnswer {
   /**
    * The events of a task as it stands, after a break: its artifacts replace the assembled ones (they
    * hold every chunk so far); its status is told unless it is what the stream last told, or the
-   * snapshot marks the end of a gap (`resumed`, which goes first).
+   * snapshot marks the end of a gap (`resumed`, which goes first): its status message's task updates
+   * unless the stream delivered that message already (told by its id), then the task itself, final
+   * when the task has ended or waits on the user.
    */
-  fromSnapshot(
-    task: A2ATask,
-    resumed: ((task: A2ATask, artifacts: A2AArtifact[]) => AgentResumedEvent) | undefined,
-  ): AgentEvent[] {
+  fromSnapshot(task: A2ATask, resumed: ((task: A2ATask) => AgentResumedEvent) | undefined): AgentEvent[] {
     this.#artifacts.replace(Array.isArray(task.artifacts) ? task.artifacts : []);
     const state = task.status?.state;
-    const news =
-      resumed !== undefined ||
-      endsRun(state) ||
-      state !== this.#state ||
-      statusMessageIdOf(task) !== this.#statusMessageId;
-    const events: AgentEvent[] = [];
-    if (resumed) events.push(resumed(task, this.#artifacts.result()));
-    if (news) events.push(...snapshotEvents(task, this.#statusMessageId));
+    const messageId = task.status?.message?.messageId;
+    const events: AgentEvent[] = resumed ? [resumed(task)] : [];
+    if (resumed || endsRun(state) || state !== this.#state || messageId !== this.#statusMessageId) {
+      const seen = this.#statusMessageId !== undefined && messageId === this.#statusMessageId;
+      for (const event of toAgentEvents(task)) {
+        if (event.type === 'task') events.push({ ...event, final: endsRun(event.state) });
+        else if (!seen) events.push(event);
+      }
+    }
     this.last = task;
     this.#state = state ?? this.#state;
-    this.#statusMessageId = statusMessageIdOf(task) ?? this.#statusMessageId;
+    this.#statusMessageId = messageId ?? this.#statusMessageId;
     return events;
   }
 
-  /** The artifacts so far. */
   artifacts(): A2AArtifact[] {
     return this.#artifacts.result();
   }
@@ -163,13 +124,13 @@ export class RunAnswer {
     if (hasFailed(answer.state)) {
       // The agent's text is redacted before the message quotes (and cuts) it.
       const reason = redact(answer.answer);
-      this.#final.reject(redact(new TaskFailedError(answer.state, reason, answer.taskId, answer.contextId)));
-    } else this.#final.resolve(answer);
+      this.#settle.reject(redact(new TaskFailedError(answer.state, reason, answer.taskId, answer.contextId)));
+    } else this.#settle.resolve(answer);
   }
 
   /** Ends the run with an error, unless its answer is settled already. */
   fail(error: unknown): void {
     this.answered = true;
-    this.#final.reject(error);
+    this.#settle.reject(error);
   }
 }

@@ -31,9 +31,7 @@ export class NoLlmError extends DataworkzError {
   constructor(cause: DataworkzError) {
     super(
       `No LLM could be determined for this agent: pass llmId, or configure one for the agent or the account (${cause.message})`,
-      {
-        cause,
-      },
+      { cause },
     );
   }
 }

@@ -108,83 +108,32 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function optionalString(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-function partsOf(holder: unknown): unknown[] {
-  const parts = isObject(holder) ? holder.parts : undefined;
-  return Array.isArray(parts) ? parts : [];
-}
-
 /** The text parts of a message or artifact, joined. */
 export function textOf(holder: unknown): string {
+  const parts = isObject(holder) ? holder.parts : undefined;
   let text = '';
-  for (const part of partsOf(holder)) {
-    if (isObject(part) && part.kind === 'text' && typeof part.text === 'string') text += part.text;
-  }
+  if (!Array.isArray(parts)) return text;
+  for (const part of parts) if (part?.kind === 'text' && typeof part.text === 'string') text += part.text;
   return text;
 }
 
-function isTaskUpdatePart(part: unknown): part is { data: Json; metadata: Json } {
-  return (
-    isObject(part) &&
-    part.kind === 'data' &&
-    isObject(part.data) &&
-    isObject(part.metadata) &&
-    part.metadata.type === SVC_STATUS_UPDATE
-  );
-}
-
-function stateOf(status: unknown): TaskState {
-  const state = isObject(status) ? status.state : undefined;
-  return (typeof state === 'string' ? state : 'unknown') as TaskState;
-}
-
-/** The task updates a message carries, and whether it carries anything else. */
-function splitTaskUpdates(
+/** Adds to `events` the task updates a message carries; returns how many of its parts are something else. */
+function addTaskUpdates(
+  events: AgentEvent[],
   message: unknown,
-  raw: AgentTaskUpdateEvent['raw'],
-  taskId: string | undefined,
-  contextId: string | undefined,
-  state: TaskState | undefined,
-): { updates: AgentEvent[]; rest: number } {
-  const updates: AgentEvent[] = [];
+  base: Omit<AgentTaskUpdateEvent, 'type' | 'data' | 'metadata'>,
+): number {
+  const parts = isObject(message) ? message.parts : undefined;
+  if (!Array.isArray(parts)) return 0;
   let rest = 0;
-  for (const part of partsOf(message)) {
+  for (const part of parts) {
+    const { data, metadata } = isObject(part) && part.kind === 'data' ? part : {};
     // The data passes as sent (an object); its fields are the service's, typed but not checked.
-    if (isTaskUpdatePart(part)) {
-      // Spelled out rather than spread from a common base: this runs for every event of a stream.
-      updates.push({
-        type: 'task-update',
-        taskId,
-        contextId,
-        final: false,
-        raw,
-        state,
-        data: part.data as TaskUpdate,
-        metadata: part.metadata,
-      });
+    if (isObject(data) && isObject(metadata) && metadata.type === SVC_STATUS_UPDATE) {
+      events.push({ type: 'task-update', ...base, data: data as TaskUpdate, metadata });
     } else rest++;
   }
-  return { updates, rest };
-}
-
-/** An answer chunk: by far the most frequent event of a long stream, so it is made first and directly. */
-function artifactEvent(raw: Json, contextId: string | undefined): AgentArtifactEvent {
-  const artifact = raw.artifact;
-  if (!isObject(artifact)) throw new StreamProtocolError('An artifact-update event has no artifact');
-  return {
-    type: 'artifact',
-    taskId: optionalString(raw.taskId),
-    contextId,
-    final: false,
-    raw: raw as unknown as A2AArtifactUpdate,
-    artifact: artifact as unknown as A2AArtifact,
-    text: textOf(artifact),
-    append: raw.append === true,
-    lastChunk: raw.lastChunk === true,
-  };
+  return rest;
 }
 
 /**
@@ -193,73 +142,58 @@ function artifactEvent(raw: Json, contextId: string | undefined): AgentArtifactE
  */
 export function toAgentEvents(raw: unknown): AgentEvent[] {
   if (!isObject(raw)) throw new StreamProtocolError('An agent stream event is not a JSON object');
-  const contextId = optionalString(raw.contextId);
+  const contextId = typeof raw.contextId === 'string' ? raw.contextId : undefined;
+  const id = raw.kind === 'task' ? raw.id : raw.taskId;
+  const taskId = typeof id === 'string' ? id : undefined;
   switch (raw.kind) {
-    case 'artifact-update':
-      return [artifactEvent(raw, contextId)];
-    case 'status-update': {
-      const taskId = optionalString(raw.taskId);
-      const event = raw as unknown as A2AStatusUpdate;
-      const state = stateOf(raw.status);
-      const message =
-        isObject(raw.status) && isObject(raw.status.message)
-          ? (raw.status.message as unknown as A2AMessage)
-          : undefined;
-      const final = raw.final === true;
-      const { updates, rest } = splitTaskUpdates(message, event, taskId, contextId, state);
-      const status: AgentStatusEvent = {
-        type: 'status',
-        taskId,
-        contextId,
-        final,
-        raw: event,
-        state,
-        text: textOf(message),
-        message,
-      };
-      if (updates.length === 0) return [status];
-      if (rest === 0 && !final) return updates;
-      updates.push(status);
-      return updates;
+    case 'artifact-update': {
+      // An answer chunk: by far the most frequent event of a long stream, so it is made first and directly.
+      const artifact = raw.artifact;
+      if (!isObject(artifact)) throw new StreamProtocolError('An artifact-update event has no artifact');
+      return [
+        {
+          type: 'artifact',
+          taskId,
+          contextId,
+          final: false,
+          raw: raw as unknown as A2AArtifactUpdate,
+          artifact: artifact as unknown as A2AArtifact,
+          text: textOf(artifact),
+          append: raw.append === true,
+          lastChunk: raw.lastChunk === true,
+        },
+      ];
+    }
+    case 'status-update':
+    case 'task': {
+      const status: Json = isObject(raw.status) ? raw.status : {};
+      const state = (typeof status.state === 'string' ? status.state : 'unknown') as TaskState;
+      const message = isObject(status.message) ? (status.message as unknown as A2AMessage) : undefined;
+      const events: AgentEvent[] = [];
+      const event = raw as unknown as A2ATask | A2AStatusUpdate;
+      const rest = addTaskUpdates(events, message, { taskId, contextId, final: false, raw: event, state });
+      const final = event.kind === 'task' ? hasEnded(state) : raw.final === true;
+      if (event.kind === 'task') {
+        events.push({ type: 'task', taskId, contextId, final, raw: event, state, task: event });
+      } else if (events.length === 0 || rest > 0 || final) {
+        const text = textOf(message);
+        events.push({ type: 'status', taskId, contextId, final, raw: event, state, text, message });
+      }
+      return events;
     }
     case 'message': {
-      const taskId = optionalString(raw.taskId);
-      const event = raw as unknown as A2AMessage;
-      const { updates, rest } = splitTaskUpdates(raw, event, taskId, contextId, undefined);
-      if (updates.length > 0 && rest === 0) return updates;
+      const message = raw as unknown as A2AMessage;
+      const events: AgentEvent[] = [];
+      const base = { taskId, contextId, final: false, raw: message, state: undefined };
+      const rest = addTaskUpdates(events, raw, base);
       // A reply outside any task is the whole answer; a message within a task is progress.
-      const final = taskId === undefined;
-      const reply: AgentMessageEvent = {
-        type: 'message',
-        taskId,
-        contextId,
-        final,
-        raw: event,
-        message: event,
-        text: textOf(raw),
-      };
-      updates.push(reply);
-      return updates;
-    }
-    case 'task': {
-      const taskId = optionalString(raw.id);
-      const event = raw as unknown as A2ATask;
-      const state = stateOf(raw.status);
-      const message = isObject(raw.status) ? raw.status.message : undefined;
-      const { updates } = splitTaskUpdates(message, event, taskId, contextId, state);
-      const task: AgentTaskEvent = {
-        type: 'task',
-        taskId,
-        contextId,
-        final: hasEnded(state),
-        raw: event,
-        state,
-        task: event,
-      };
-      updates.push(task);
-      return updates;
+      if (events.length === 0 || rest > 0) {
+        const final = taskId === undefined;
+        events.push({ type: 'message', taskId, contextId, final, raw: message, message, text: textOf(raw) });
+      }
+      return events;
     }
     default:
-      return [{ type: 'unknown', taskId: optionalString(raw.taskId), contextId, final: false, raw }];
+      return [{ type: 'unknown', taskId, contextId, final: false, raw }];
   }
 }

@@ -38,8 +38,7 @@ function isJsonRpc(binding: unknown): boolean {
 }
 
 // `1.0`, `1.0.0` and `1.2` are all the v1 line (minor versions are backwards compatible); `0.3.x` is v0.3.
-function lineOf(version: unknown): ProtocolVersion | undefined {
-  if (typeof version !== 'string') return undefined;
+function lineOf(version: string): ProtocolVersion | undefined {
   if (/^1(\.\d+)*$/.test(version)) return '1.0';
   if (/^0\.3(\.\d+)*$/.test(version)) return '0.3';
   return undefined;
@@ -53,27 +52,19 @@ function lineOf(version: unknown): ProtocolVersion | undefined {
 export function selectProtocol(card: unknown, wanted: A2AProtocol = 'auto'): ProtocolChoice {
   const offered = new Map<ProtocolVersion, string | undefined>();
   const seen: string[] = [];
-  const record = (card ?? {}) as { supportedInterfaces?: unknown; protocolVersion?: unknown; url?: unknown };
-  if (Array.isArray(record.supportedInterfaces)) {
-    for (const entry of record.supportedInterfaces as CardInterface[]) {
-      if (entry === null || typeof entry !== 'object' || !isJsonRpc(entry.protocolBinding)) continue;
-      if (typeof entry.protocolVersion === 'string') seen.push(entry.protocolVersion);
-      const line = lineOf(entry.protocolVersion);
-      if (line !== undefined && !offered.has(line)) {
-        offered.set(line, typeof entry.url === 'string' ? entry.url : undefined);
-      }
-    }
-  }
-  // A v0.3 card, or the v0.3 fields a card keeps beside its v1.0 interfaces for older clients.
-  if (typeof record.protocolVersion === 'string') {
-    seen.push(record.protocolVersion);
-    const line = lineOf(record.protocolVersion);
+  const record = (card ?? {}) as { supportedInterfaces?: unknown } & CardInterface;
+  // The card's own `protocolVersion` and `url` last: a v0.3 card's, or those a v1.0 card keeps for older clients.
+  const interfaces = Array.isArray(record.supportedInterfaces) ? record.supportedInterfaces : [];
+  for (const entry of [...interfaces, record] as (CardInterface | null)[]) {
+    if (typeof entry !== 'object' || entry === null || !isJsonRpc(entry.protocolBinding)) continue;
+    if (typeof entry.protocolVersion !== 'string') continue;
+    seen.push(entry.protocolVersion);
+    const line = lineOf(entry.protocolVersion);
     if (line !== undefined && !offered.has(line)) {
-      offered.set(line, typeof record.url === 'string' ? record.url : undefined);
+      offered.set(line, typeof entry.url === 'string' ? entry.url : undefined);
     }
   }
-  const order: ProtocolVersion[] = wanted === 'auto' ? ['1.0', '0.3'] : [wanted];
-  for (const version of order) {
+  for (const version of wanted === 'auto' ? (['1.0', '0.3'] as const) : [wanted]) {
     if (!offered.has(version)) continue;
     const url = offered.get(version);
     return url === undefined ? { version } : { version, url };

@@ -62,13 +62,11 @@ export function resumePolicy(option: boolean | ResumeOptions | undefined): Resum
   if (typeof option !== 'object' || option === null) {
     throw new InvalidParameterError('resume', 'resume must be true, false or an object of options.');
   }
-  return {
-    maxAttempts: checked('maxAttempts', option.maxAttempts, true),
-    initialDelayMs: checked('initialDelayMs', option.initialDelayMs, false),
-    maxDelayMs: checked('maxDelayMs', option.maxDelayMs, false),
-    pollIntervalMs: checked('pollIntervalMs', option.pollIntervalMs, false),
-    maxTotalMs: checked('maxTotalMs', option.maxTotalMs, false),
-  };
+  const policy = { ...DEFAULTS };
+  for (const name of Object.keys(DEFAULTS) as (keyof ResumePolicy)[]) {
+    policy[name] = checked(name, option[name], name === 'maxAttempts');
+  }
+  return policy;
 }
 
 /** The wait before attempt number `attempt` (1 for the first), with jitter. */
@@ -104,10 +102,7 @@ export function isTransient(error: unknown): boolean {
 /** Waits `ms`; rejects with APIUserAbortError when the run is stopped meanwhile. */
 export function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(new APIUserAbortError());
-      return;
-    }
+    if (signal.aborted) return reject(new APIUserAbortError());
     const onAbort = () => {
       clearTimeout(timer);
       reject(new APIUserAbortError());

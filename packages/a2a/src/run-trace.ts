@@ -53,6 +53,9 @@ export interface RunTraceSite {
   input: string | undefined;
 }
 
+// The task update's fields a span event carries, each as `dataworkz.task_update.<its snake_case name>`.
+const UPDATE_FIELDS = ['name', 'scenario', 'tool', 'toolType', 'status'] as const;
+
 /**
  * An agent run's `invoke_agent` span, from the first request to the run's end: the task and
  * conversation ids once the stream names them, each task update as an event in order, each resume
@@ -64,6 +67,8 @@ export class RunTrace {
   context: Context;
   private readonly parent: Context;
   private readonly site: RunTraceSite;
+  /** What the span and the duration metric both carry. */
+  private readonly common: Attributes;
   private span: Span | undefined;
   private started = 0;
   private taskId: string | undefined;
@@ -74,29 +79,24 @@ export class RunTrace {
     this.site = site;
     this.parent = context.active();
     this.context = this.parent;
+    const { server } = site;
+    this.common = { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.provider.name': 'dataworkz', ...server };
   }
 
   /** The run sends its message. */
   start(): void {
     const { site } = this;
-    const span = trace
-      .getTracer(SCOPE)
-      .startSpan(`invoke_agent ${site.agentName ?? site.agentId}`, { kind: SpanKind.CLIENT }, this.parent);
+    const name = `invoke_agent ${site.agentName ?? site.agentId}`;
+    const span = trace.getTracer(SCOPE).startSpan(name, { kind: SpanKind.CLIENT }, this.parent);
     this.span = span;
     this.started = performance.now();
     if (!span.isRecording()) return;
     this.context = trace.setSpan(this.parent, span);
-    const attributes: Attributes = {
-      'gen_ai.operation.name': 'invoke_agent',
-      'gen_ai.provider.name': 'dataworkz',
-      'gen_ai.agent.id': site.agentId,
-      ...site.server,
-    };
+    const attributes: Attributes = { ...this.common, 'gen_ai.agent.id': site.agentId };
     if (site.agentName !== undefined) attributes['gen_ai.agent.name'] = site.agentName;
     if (site.captureContent && site.input !== undefined) {
-      attributes['gen_ai.input.messages'] = JSON.stringify([
-        { role: 'user', parts: [{ type: 'text', content: site.input }] },
-      ]);
+      const parts = [{ type: 'text', content: site.input }];
+      attributes['gen_ai.input.messages'] = JSON.stringify([{ role: 'user', parts }]);
     }
     span.setAttributes(attributes);
   }
@@ -121,11 +121,10 @@ export class RunTrace {
     if (event.type === 'task-update') {
       const { data } = event;
       const attributes: Attributes = { 'dataworkz.task_update.type': String(data.type) };
-      if (data.name !== undefined) attributes['dataworkz.task_update.name'] = data.name;
-      if (data.scenario !== undefined) attributes['dataworkz.task_update.scenario'] = data.scenario;
-      if (data.tool !== undefined) attributes['dataworkz.task_update.tool'] = data.tool;
-      if (data.toolType !== undefined) attributes['dataworkz.task_update.tool_type'] = data.toolType;
-      if (data.status !== undefined) attributes['dataworkz.task_update.status'] = data.status;
+      for (const field of UPDATE_FIELDS) {
+        const name = field === 'toolType' ? 'tool_type' : field;
+        if (data[field] !== undefined) attributes[`dataworkz.task_update.${name}`] = data[field];
+      }
       // What the agent says it does may quote the user: content.
       if (this.site.captureContent && data.message !== undefined) {
         attributes['dataworkz.task_update.message'] = data.message;
@@ -149,10 +148,8 @@ export class RunTrace {
     if (span?.isRecording()) {
       span.setAttribute('dataworkz.task.state', answer.state);
       if (this.site.captureContent) {
-        span.setAttribute(
-          'gen_ai.output.messages',
-          JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: answer.answer }] }]),
-        );
+        const parts = [{ type: 'text', content: answer.answer }];
+        span.setAttribute('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', parts }]));
       }
     }
     this.end(undefined);
@@ -176,12 +173,7 @@ export class RunTrace {
     const span = this.span;
     if (span === undefined) return;
     this.span = undefined;
-    const attributes: Attributes = {
-      'gen_ai.operation.name': 'invoke_agent',
-      'gen_ai.provider.name': 'dataworkz',
-      ...this.site.server,
-    };
-    if (errorType !== undefined) attributes['error.type'] = errorType;
+    const attributes = errorType === undefined ? this.common : { ...this.common, 'error.type': errorType };
     durationHistogram().record((performance.now() - this.started) / 1000, attributes);
     span.end();
   }

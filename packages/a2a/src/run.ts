@@ -1,10 +1,8 @@
-import { APIConnectionTimeoutError, APIUserAbortError, DataworkzError } from '@dataworkz/client';
-import { type FinalAnswer, RunAnswer, settled } from './answer.js';
+import { APIConnectionTimeoutError, DataworkzError } from '@dataworkz/client';
+import { type FinalAnswer, RunAnswer } from './answer.js';
 import type { AgentEvent } from './events.js';
-import { toRunError } from './failure.js';
 import type { ResumePolicy } from './resume.js';
-import type { RunConnection } from './run-events.js';
-import { RunIterator } from './run-iterator.js';
+import { type RunConnection, RunReader } from './run-reader.js';
 import type { RunTrace } from './run-trace.js';
 
 export type { FinalAnswer } from './answer.js';
@@ -17,8 +15,7 @@ export interface RunOptions {
   timeoutMs?: number | undefined;
   /** How to get back to the task when the stream breaks; undefined: the break ends the run. */
   resume?: ResumePolicy | undefined;
-  /** The run's span. */
-  trace?: RunTrace | undefined;
+  trace: RunTrace;
 }
 
 // setTimeout cannot wait longer than this; a longer time-out means "none".
@@ -33,13 +30,11 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
   readonly #connection: RunConnection;
   readonly #options: RunOptions;
   readonly #controller = new AbortController();
-  readonly #final = settled();
-  #started = false;
   /** What the run has heard of its task, once it is iterated. */
   #answer: RunAnswer | undefined;
 
   /** @internal Runs are made by `streamAgent`. */
-  constructor(connection: RunConnection, options: RunOptions = {}) {
+  constructor(connection: RunConnection, options: RunOptions) {
     this.#connection = connection;
     this.#options = options;
   }
@@ -59,77 +54,48 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
     this.#controller.abort(reason);
   }
 
-  /**
-   * The caller's signal stops the run from its start to its end (which aborts the run's controller):
-   * its listener goes then, and a run never iterated adds none to a signal that may serve many runs.
-   */
-  #followCallerSignal(): void {
-    const { signal } = this.#options;
-    if (!signal) return;
-    const onAbort = () => this.#controller.abort(signal.reason);
-    if (signal.aborted) {
-      onAbort();
-      return;
-    }
-    signal.addEventListener('abort', onAbort, { once: true });
-    this.#controller.signal.addEventListener('abort', () => signal.removeEventListener('abort', onAbort), {
-      once: true,
-    });
-  }
-
   [Symbol.asyncIterator](): AsyncIterableIterator<AgentEvent, undefined> {
-    if (this.#started) throw new DataworkzError('An agent run can be iterated only once.');
-    this.#started = true;
-    this.#followCallerSignal();
-    const runTrace = this.#options.trace;
-    if (runTrace) {
-      runTrace.start();
-      this.#final.promise.then(
-        (answer) => runTrace.answered(answer),
-        (error: unknown) => runTrace.failed(error),
-      );
-    }
+    if (this.#answer) throw new DataworkzError('An agent run can be iterated only once.');
+    const { trace: runTrace, signal: callerSignal, timeoutMs } = this.#options;
+    runTrace.start();
     // Only a span that records is told of each event: a stream may carry tens of thousands.
-    const answer = new RunAnswer(
-      this.#final,
-      runTrace?.recording ? (event: AgentEvent) => runTrace.event(event) : undefined,
-    );
+    const answer = new RunAnswer(runTrace.recording ? (event) => runTrace.event(event) : undefined);
     this.#answer = answer;
+    answer.final.then(
+      (final) => runTrace.answered(final),
+      (error: unknown) => runTrace.failed(error),
+    );
     const controller = this.#controller;
     const { signal } = controller;
-    const { timeoutMs } = this.#options;
+    // The caller's signal stops the run from its start to its end: its listener goes then, and a run
+    // never iterated adds none to a signal that may serve many runs.
+    const onAbort = () => controller.abort(callerSignal?.reason);
+    if (callerSignal?.aborted) onAbort();
+    else if (callerSignal) {
+      callerSignal.addEventListener('abort', onAbort, { once: true });
+      signal.addEventListener('abort', () => callerSignal.removeEventListener('abort', onAbort), {
+        once: true,
+      });
+    }
     let timer: ReturnType<typeof setTimeout> | undefined;
     if (timeoutMs !== undefined && timeoutMs < MAX_TIMER_MS && !signal.aborted) {
       timer = setTimeout(() => {
-        controller.abort(
-          new APIConnectionTimeoutError(
-            `streamAgent: the run took longer than its timeout of ${timeoutMs} ms.`,
-          ),
-        );
+        const message = `streamAgent: the run took longer than its timeout of ${timeoutMs} ms.`;
+        controller.abort(new APIConnectionTimeoutError(message));
       }, timeoutMs);
       // A pending stream keeps the process alive; the timer alone must not.
       (timer as { unref?: () => void }).unref?.();
     }
-    const connection = this.#connection;
-    return new RunIterator(connection, answer, signal, this.#options.resume, {
-      fail(error) {
-        const failure = connection.redact(toRunError(error, signal));
-        answer.fail(failure);
-        return failure;
-      },
-      close() {
-        clearTimeout(timer);
-        if (!answer.answered)
-          answer.fail(new APIUserAbortError('The agent stream was closed before its final event.'));
-        // Closes the connection, also when the consumer stops early or the server keeps it open.
-        controller.abort();
-      },
+    return new RunReader(this.#connection, answer, signal, this.#options.resume, () => {
+      clearTimeout(timer);
+      // Closes the connection, also when the consumer stops early or the server keeps it open.
+      controller.abort();
     });
   }
 
   /** The agent's response. Rejects with TaskFailedError when the task failed, and with the stream's error. */
   async finalAnswer(): Promise<FinalAnswer> {
-    if (!this.#started) {
+    if (!this.#answer) {
       try {
         for await (const _event of this) {
           // Draining: the answer is settled by the final event.
@@ -138,7 +104,7 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
         // The same error settles the answer.
       }
     }
-    return this.#final.promise;
+    return (this.#answer as RunAnswer).final;
   }
 
   /** The events as a web ReadableStream; cancelling it closes the connection. */

@@ -19,7 +19,7 @@ import { userMessage } from './message.js';
 import type { A2AProtocol } from './protocol.js';
 import { type ResumeOptions, resumePolicy } from './resume.js';
 import { AgentRun } from './run.js';
-import type { RunConnection } from './run-events.js';
+import type { RunConnection } from './run-reader.js';
 import { RunTrace, serverOf } from './run-trace.js';
 import type { SdkFetchOptions } from './sdk/fetch.js';
 
@@ -82,20 +82,10 @@ export interface StreamAgentOptions {
   protocol?: A2AProtocol | undefined;
 }
 
-function nonNegative(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
-    throw new InvalidParameterError(name, `${name} must be a non-negative number.`);
-  }
-  return value;
-}
-
-function positive(name: string, value: number | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !(value > 0)) {
-    throw new InvalidParameterError(name, `${name} must be a positive number of milliseconds.`);
-  }
-  return value;
+function checked(name: string, value: number | undefined, positive: boolean): number | undefined {
+  if (value === undefined || (typeof value === 'number' && (positive ? value > 0 : value >= 0))) return value;
+  const what = positive ? 'a positive number of milliseconds' : 'a non-negative number';
+  throw new InvalidParameterError(name, `${name} must be ${what}.`);
 }
 
 /**
@@ -123,12 +113,10 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
       ? undefined
       : snapshotContextValues(options.contextValues, 'contextValues');
   const message = userMessage(options);
-  const limits = {
-    idleTimeoutMs: nonNegative('idleTimeoutMs', options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS),
-    maxEventBytes: nonNegative('maxEventBytes', options.maxEventBytes, DEFAULT_MAX_EVENT_BYTES),
-  };
-  const headersTimeoutMs = positive('headersTimeoutMs', options.headersTimeoutMs);
-  const runTimeoutMs = positive('timeout', options.timeout);
+  const idleTimeoutMs = checked('idleTimeoutMs', options.idleTimeoutMs, false) ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const maxEventBytes = checked('maxEventBytes', options.maxEventBytes, false) ?? DEFAULT_MAX_EVENT_BYTES;
+  const headersTimeoutMs = checked('headersTimeoutMs', options.headersTimeoutMs, true);
+  const timeoutMs = checked('timeout', options.timeout, true);
   const resume = resumePolicy(options.resume);
   // The redactor for the latest response: it removes the exact credential that request sent.
   let redactLatest: Redactor = dw.redact;
@@ -146,7 +134,7 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
     traceContext: () => runTrace.context,
     operation: 'streamAgent',
     timeout: headersTimeoutMs,
-    limits: { ...limits, skipped },
+    limits: { idleTimeoutMs, maxEventBytes, skipped },
     onResponse: (redact) => {
       redactLatest = redact;
     },
@@ -178,10 +166,5 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
     redact: (value) => redactLatest(value),
   };
 
-  return new AgentRun(connection, {
-    signal: options.signal,
-    timeoutMs: runTimeoutMs,
-    resume,
-    trace: runTrace,
-  });
+  return new AgentRun(connection, { signal: options.signal, timeoutMs, resume, trace: runTrace });
 }

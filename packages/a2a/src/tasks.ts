@@ -52,8 +52,7 @@ export async function getTask(
   if (historyLength !== undefined && !(Number.isInteger(historyLength) && historyLength >= 0)) {
     throw new InvalidParameterError('historyLength', 'historyLength must be a non-negative integer.');
   }
-  const params = historyLength === undefined ? { id: taskId } : { id: taskId, historyLength };
-  return callTask(dw, agentId, params, options, 'getTask');
+  return callTask(dw, agentId, { id: taskId, historyLength }, options, 'getTask');
 }
 
 /** Asks the agent to cancel a running task (A2A `tasks/cancel`); resolves with the task as it then stands. */

@@ -66,7 +66,11 @@ export function sseRepair(
           emit(fix);
           out = pos;
         }
-        [event, size, dataLines, suspect] = [[], 0, 0, false];
+        // Reset in place: this runs for every event of a stream.
+        if (event.length > 0) event = [];
+        size = 0;
+        dataLines = 0;
+        suspect = false;
         from = ++pos;
         continue;
       }

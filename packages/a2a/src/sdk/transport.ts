@@ -94,12 +94,8 @@ function v1Transport(endpoint: string, fetchImpl: SdkFetch): AgentTransport {
   const options = (call: CallOptions) => requestOptions(call, { 'A2A-Version': '1.0' }, 'A2A-Extensions');
   return {
     async *stream(message, call) {
-      const params = {
-        tenant: '',
-        message: messageToV1(message),
-        configuration: undefined,
-        metadata: undefined,
-      };
+      const v1 = messageToV1(message);
+      const params = { tenant: '', message: v1, configuration: undefined, metadata: undefined };
       for await (const response of (await sdk()).sendMessageStream(params, options(call))) {
         yield streamEventFromV1(response);
       }

@@ -25,56 +25,40 @@ import { endsRun } from '../task-states.js';
 type Json = { [key: string]: unknown };
 
 // The SDK's `TaskState` enum, by number (its `const enum` cannot be read at run time).
-const STATES: readonly TaskState[] = [
-  'unknown',
-  'submitted',
-  'working',
-  'completed',
-  'failed',
-  'canceled',
-  'input-required',
-  'rejected',
-  'auth-required',
-];
+const STATES =
+  'unknown submitted working completed failed canceled input-required rejected auth-required'.split(' ');
 const ROLE_USER = 1;
 const ROLE_AGENT = 2;
 
-/** The v0.3 name of a v1 task state; an unrecognised one is `unknown`. */
-function stateFromV1(state: number): TaskState {
-  return STATES[state] ?? 'unknown';
-}
-
-function withMetadata<T extends object>(target: T, metadata: Json | undefined): T {
-  if (metadata !== undefined) (target as { metadata?: Json }).metadata = metadata;
+/** `target` with those of `fields` that hold something: v1.0 sends empty strings and lists where v0.3 leaves a field out. */
+function withSet<T extends object>(target: T, fields: Json): T {
+  for (const key in fields) {
+    const value = fields[key];
+    if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) continue;
+    (target as Json)[key] = value;
+  }
   return target;
 }
 
 function partFromV1(part: V1Part): A2APart {
-  const content = part.content;
-  const file = {
-    ...(part.filename ? { name: part.filename } : {}),
-    ...(part.mediaType ? { mimeType: part.mediaType } : {}),
-  };
+  const { content, metadata } = part;
+  const file = withSet({}, { name: part.filename, mimeType: part.mediaType });
   switch (content?.$case) {
     case 'text':
-      return withMetadata({ kind: 'text', text: content.value }, part.metadata);
+      return withSet({ kind: 'text', text: content.value }, { metadata });
     case 'raw':
-      return withMetadata({ kind: 'file', file: { ...file, bytes: base64Of(content.value) } }, part.metadata);
+      return withSet({ kind: 'file', file: { ...file, bytes: base64Of(content.value) } }, { metadata });
     case 'url':
-      return withMetadata({ kind: 'file', file: { ...file, uri: content.value } }, part.metadata);
+      return withSet({ kind: 'file', file: { ...file, uri: content.value } }, { metadata });
     case 'data': {
       // v1.0 data is any JSON value; v0.3's is an object, so others are wrapped under `value`.
       const value: unknown = content.value;
-      const data = isObject(value) ? value : { value };
-      return withMetadata({ kind: 'data', data }, part.metadata);
+      const data = typeof value === 'object' && value !== null && !Array.isArray(value) ? value : { value };
+      return withSet({ kind: 'data', data: data as Json }, { metadata });
     }
     default:
       throw new StreamProtocolError('An A2A v1.0 part has none of text, raw, url or data');
   }
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function base64Of(bytes: Uint8Array): string {
@@ -84,40 +68,34 @@ function base64Of(bytes: Uint8Array): string {
 }
 
 function bytesOf(base64: string): Uint8Array {
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
+  return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
 }
 
 function messageFromV1(message: V1Message): A2AMessage {
+  const { contextId, taskId, referenceTaskIds, extensions, metadata } = message;
+  const role = message.role === ROLE_USER ? 'user' : 'agent';
   const out: A2AMessage = {
     kind: 'message',
     messageId: message.messageId,
-    role: message.role === ROLE_USER ? 'user' : 'agent',
+    role,
     parts: message.parts.map(partFromV1),
   };
-  if (message.contextId) out.contextId = message.contextId;
-  if (message.taskId) out.taskId = message.taskId;
-  if (message.referenceTaskIds.length > 0) out.referenceTaskIds = message.referenceTaskIds;
-  if (message.extensions.length > 0) out.extensions = message.extensions;
-  return withMetadata(out, message.metadata);
+  return withSet(out, { contextId, taskId, referenceTaskIds, extensions, metadata });
 }
 
 function statusFromV1(status: V1TaskStatus | undefined): A2ATaskStatus {
-  if (status === undefined) return { state: 'unknown' };
-  const out: A2ATaskStatus = { state: stateFromV1(status.state) };
-  if (status.message) out.message = messageFromV1(status.message);
-  if (status.timestamp) out.timestamp = status.timestamp;
-  return out;
+  // An unrecognised state is `unknown`.
+  const state = (STATES[status?.state ?? 0] ?? 'unknown') as TaskState;
+  const message = status?.message && messageFromV1(status.message);
+  return withSet({ state }, { message, timestamp: status?.timestamp });
 }
 
 function artifactFromV1(artifact: V1Artifact): A2AArtifact {
-  const out: A2AArtifact = { artifactId: artifact.artifactId, parts: artifact.parts.map(partFromV1) };
-  if (artifact.name) out.name = artifact.name;
-  if (artifact.description) out.description = artifact.description;
-  if (artifact.extensions.length > 0) out.extensions = artifact.extensions;
-  return withMetadata(out, artifact.metadata);
+  const { artifactId, name, description, extensions, metadata } = artifact;
+  return withSet(
+    { artifactId, parts: artifact.parts.map(partFromV1) },
+    { name, description, extensions, metadata },
+  );
 }
 
 /** A v1 task (the result of `GetTask`, `CancelTask`, or a stream's first event) in v0.3 shape. */
@@ -129,9 +107,11 @@ export function taskFromV1(task: V1Task): A2ATask {
     contextId: task.contextId,
     status: statusFromV1(task.status),
   };
-  if (task.artifacts.length > 0) out.artifacts = task.artifacts.map(artifactFromV1);
-  if (task.history.length > 0) out.history = task.history.map(messageFromV1);
-  return withMetadata(out, task.metadata);
+  return withSet(out, {
+    artifacts: task.artifacts.map(artifactFromV1),
+    history: task.history.map(messageFromV1),
+    metadata: task.metadata,
+  });
 }
 
 /** One v1 stream result as the v0.3 event the run reads; a status update is final when its state ends the task. */
@@ -145,31 +125,19 @@ export function streamEventFromV1(response: V1StreamResponse): A2AStreamEvent {
     case 'statusUpdate': {
       const event = payload.value;
       const status = statusFromV1(event.status);
-      return withMetadata(
-        {
-          kind: 'status-update',
-          taskId: event.taskId,
-          contextId: event.contextId,
-          // v1.0 has no `final` flag: a stream ends at a state that ends the run.
-          final: endsRun(status.state),
-          status,
-        },
-        event.metadata,
-      );
+      const { taskId, contextId, metadata } = event;
+      // v1.0 has no `final` flag: a stream ends at a state that ends the run.
+      const final = endsRun(status.state);
+      return withSet({ kind: 'status-update', taskId, contextId, final, status }, { metadata });
     }
     case 'artifactUpdate': {
       const event = payload.value;
       if (!event.artifact) throw new StreamProtocolError('An artifact-update event has no artifact');
-      return withMetadata(
-        {
-          kind: 'artifact-update',
-          taskId: event.taskId,
-          contextId: event.contextId,
-          artifact: artifactFromV1(event.artifact),
-          append: event.append,
-          lastChunk: event.lastChunk,
-        },
-        event.metadata,
+      const { taskId, contextId, append, lastChunk, metadata } = event;
+      const artifact = artifactFromV1(event.artifact);
+      return withSet(
+        { kind: 'artifact-update', taskId, contextId, artifact, append, lastChunk },
+        { metadata },
       );
     }
     default:
