@@ -7,5 +7,12 @@ import module from 'node:module';
 // call keeps them working. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
 module.enableCompileCache?.();
 
+// A reader that stops early (`dataworkz --help | head`) closes the pipe: what is left to print has
+// nowhere to go, which is the reader's choice, not an error to report with a stack trace.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 const { main } = await import('../dist/main.js');
 process.exitCode = await main(process.argv.slice(2));
