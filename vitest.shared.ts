@@ -5,8 +5,9 @@
  * file re-imported the client, the A2A SDK and the emulator, which was about 40 % of the suites' CPU.
  * The price is that a file must not leave state behind, so stubbed globals and environment variables
  * are undone after every test, and a test that needs a module of its own builds it in its own process.
- * The edge-runtime runs (`pnpm test:edge`) pass `--isolate`: there every file of a worker shares one VM
- * context, and an abort test in the A2A suite hung on two fresh CI runs of five that way.
+ * In the edge runtime (`pnpm test:edge`) every file of a worker shares one VM context: the client's suite
+ * runs that way (half the CPU), the A2A suite passes `--isolate`, as an abort test in it hung on two
+ * fresh CI runs of five without.
  */
 export const sharedTestOptions = {
   isolate: false,
