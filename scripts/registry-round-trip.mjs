@@ -5,8 +5,11 @@
 // the environment alone, and checks what was published: each package at its package.json version,
 // manifests without `workspace:` or `catalog:` ranges, tarballs with README.md (and CHANGELOG.md).
 // A second `pnpm release` must publish nothing. Then a fresh npm project installs the packages by
-// name, compiles scripts/consumer's programs strictly (ESM and CommonJS), runs them (each starts the
-// emulator with startEmulator, answers a QnA question and streams an agent run) and starts the bins.
+// name, compiles scripts/consumer's programs strictly (a Node project, ESM and CommonJS, and a browser
+// page), runs them (each starts the emulator with startEmulator, answers a QnA question and streams an
+// agent run), runs them again on Node 20, 22 and 24 against the installed emulator's bin with the
+// installed CLI beside them (the checks of `pnpm test:consumer`, scripts/consumer-checks.mjs), and
+// starts the bins.
 //
 // --require-changelog fails a package without CHANGELOG.md (`pnpm version-packages` writes them);
 // without it, a missing CHANGELOG.md is only a warning. --keep keeps the temporary folder.
@@ -15,12 +18,13 @@
 // find the registry and a token in the environment and a temporary user config (NPM_CONFIG_USERCONFIG),
 // never in ~/.npmrc, which nothing writes.
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
+import { compileConsumer, copyConsumer, runConsumer } from './consumer-checks.mjs';
 import { nodeBinary, nodeVersions } from './node-runtimes.mjs';
 
 /** The Verdaccio release, exact; 6.10 needs Node 22 or later and asks for 24, pinned in node-runtimes.mjs. */
@@ -445,8 +449,7 @@ async function main() {
       join(project, 'package.json'),
       `${JSON.stringify({ ...manifest, type: 'module' }, null, 2)}\n`,
     );
-    for (const entry of ['tsconfig.json', 'src'])
-      cpSync(join(consumer, entry), join(project, entry), { recursive: true });
+    copyConsumer(consumer, project);
     // The integrations' peers, at the versions the repository tests them with.
     const devVersion = (dir, name) =>
       `${name}@${JSON.parse(readFileSync(join(clone, dir, 'package.json'), 'utf8')).devDependencies[name]}`;
@@ -492,13 +495,8 @@ async function main() {
   });
 
   await step('consumer programs', async () => {
-    await run(
-      process.execPath,
-      [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--pretty', 'false'],
-      {
-        cwd: project,
-      },
-    );
+    const compileProblems = compileConsumer(project);
+    problems.push(...compileProblems);
     // No DATAWORKZ_BASE_URL: each program starts the emulator itself.
     const env = { ...process.env };
     delete env.DATAWORKZ_BASE_URL;
@@ -530,7 +528,17 @@ async function main() {
       ],
       { cwd: project },
     );
-    return `tsc strict (module nodenext) passed; esm.mjs and commonjs.cjs ran on Node ${process.versions.node}; ${packages.length} packages import and require()`;
+    return `tsc strict (Node and browser settings) ${compileProblems.length === 0 ? 'passed' : 'FAILED'}; esm.mjs and commonjs.cjs ran on Node ${process.versions.node}, each starting the emulator; ${packages.length} packages import and require()`;
+  });
+
+  // The same programs on every Node version users run, against the installed emulator's bin, with
+  // the installed CLI beside them (what `pnpm test:consumer` checks on the packed tarballs).
+  const runtimes = new Map([[process.version, process.execPath]]);
+  for (const major of Object.keys(nodeVersions)) runtimes.set(`v${nodeVersions[major]}`, nodeBinary(major));
+  await step(`consumer on Node ${[...runtimes.keys()].join(', ')}`, async () => {
+    const runProblems = await runConsumer(project, runtimes);
+    problems.push(...runProblems);
+    return runProblems.length === 0 ? 'esm.mjs, commonjs.cjs and dataworkz qna systems ran' : 'FAILED';
   });
 
   await step('bins', async () => {
