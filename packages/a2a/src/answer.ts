@@ -34,15 +34,12 @@ function finalAnswerOf(event: AgentEvent, artifacts: A2AArtifact[]): FinalAnswer
   return { answer, state, taskId: event.taskId, contextId: event.contextId, message, artifacts, event };
 }
 
-/**
- * What a run has heard of its task, folded from the events as they come (from a stream, or from a
- * snapshot of the task after a break), and the final answer settled at the final event.
- */
+/** What a run has heard of its task, folded from its events, and the answer settled at the final one. */
 export class RunAnswer {
-  /** The final answer (its rejection handled: callers who never ask for it must not see it unhandled). */
+  /** Its rejection is handled: callers who never ask for it must not see it unhandled. */
   readonly final: Promise<FinalAnswer>;
   #settle!: { resolve(answer: FinalAnswer): void; reject(error: unknown): void };
-  /** Told of every event taken in, when something (the run's span) watches them. */
+  /** Told of every event taken in, when the run's span watches them. */
   readonly #observe: ((event: AgentEvent) => void) | undefined;
   readonly #artifacts = new ArtifactAssembly();
   /** The task the stream named: what a resumed run gets back to. */
@@ -77,11 +74,8 @@ export class RunAnswer {
   }
 
   /**
-   * The events of a task as it stands, after a break: its artifacts replace the assembled ones (they
-   * hold every chunk so far); its status is told unless it is what the stream last told, or the
-   * snapshot marks the end of a gap (`resumed`, which goes first): its status message's task updates
-   * unless the stream delivered that message already (told by its id), then the task itself, final
-   * when the task has ended or waits on the user.
+   * The events of a task as it stands after a break: its artifacts replace the assembled ones; its
+   * status is told if new or after a gap (`resumed` first), its message's task updates unless delivered.
    */
   fromSnapshot(task: A2ATask, resumed: ((task: A2ATask) => AgentResumedEvent) | undefined): AgentEvent[] {
     this.#artifacts.replace(Array.isArray(task.artifacts) ? task.artifacts : []);
@@ -105,10 +99,7 @@ export class RunAnswer {
     return this.#artifacts.result();
   }
 
-  /**
-   * Takes in the events about to be delivered, and settles the answer at the final one, before it is
-   * delivered: a consumer may stop right there. `redact` removes the credential from the agent's text.
-   */
+  /** Takes in the events to deliver; settles the answer before the final one goes: a consumer may stop there. */
   take(events: readonly AgentEvent[], redact: Redactor): void {
     let finalEvent: AgentEvent | undefined;
     for (const event of events) {

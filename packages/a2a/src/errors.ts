@@ -22,10 +22,7 @@ export class JsonRpcError extends DataworkzError {
   }
 }
 
-/**
- * The service could not determine which LLM to use: no `llmId` was given, the agent has none and the
- * account has no default. `cause` is the error as the service reported it.
- */
+/** No `llmId` was given, and neither the agent nor the account has one; `cause` is the service's error. */
 export class NoLlmError extends DataworkzError {
   override name = 'NoLlmError';
   constructor(cause: DataworkzError) {
@@ -100,9 +97,8 @@ export class TaskFailedError extends DataworkzError {
 }
 
 /**
- * The stream broke and the run could not get back to its task: every attempt to resubscribe (or to
- * read the task) failed, or the time allowed for resuming ran out. `cause` is the last attempt's
- * error, `streamError` the break itself.
+ * The stream broke and every attempt to get back to the task failed, or the time allowed ran out.
+ * `cause` is the last attempt's error, `streamError` the break itself.
  */
 export class ResumeFailedError extends APIConnectionError {
   override name = 'ResumeFailedError';
@@ -120,10 +116,11 @@ export class ResumeFailedError extends APIConnectionError {
     cause: unknown,
     time: { elapsedMs: number; maxTotalMs?: number | undefined } = { elapsedMs: 0 },
   ) {
+    const tries = `${attempts} attempt${attempts === 1 ? '' : 's'}`;
     const what =
       time.maxTotalMs === undefined
-        ? `${attempts} attempt${attempts === 1 ? '' : 's'} to resume task ${taskId} failed`
-        : `task ${taskId} could not be resumed within resume.maxTotalMs (${time.maxTotalMs} ms; ${attempts} attempt${attempts === 1 ? '' : 's'} in a row)`;
+        ? `${tries} to resume task ${taskId} failed`
+        : `task ${taskId} could not be resumed within resume.maxTotalMs (${time.maxTotalMs} ms; ${tries} in a row)`;
     super(`The agent stream broke (${streamError.message}) and ${what}`, { cause });
     this.taskId = taskId;
     this.resumeAttempts = attempts;

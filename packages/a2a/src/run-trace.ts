@@ -1,6 +1,5 @@
 import {
   type Attributes,
-  type Context,
   context,
   type Histogram,
   type MeterProvider,
@@ -13,7 +12,6 @@ import {
 import type { FinalAnswer } from './answer.js';
 import type { AgentEvent } from './events.js';
 
-/** The instrumentation scope of agent runs. */
 const SCOPE = '@dataworkz/a2a';
 const DURATION_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
 
@@ -57,16 +55,14 @@ export interface RunTraceSite {
 const UPDATE_FIELDS = ['name', 'scenario', 'tool', 'toolType', 'status'] as const;
 
 /**
- * An agent run's `invoke_agent` span, from the first request to the run's end: the task and
- * conversation ids once the stream names them, each task update as an event in order, each resume
- * as an event, ERROR with `error.type` when the task fails or is cancelled or the run breaks for good.
- * Requests the run makes are sent inside `context`, so they are its children and carry its trace.
+ * An agent run's `invoke_agent` span and duration metric: ids, task updates, resumes and states as
+ * the run meets them. The run's requests are sent inside `context`, so they are the span's children.
  */
 export class RunTrace {
+  /** Made where `streamAgent` is called: the run's span goes under whatever span is active there. */
+  private readonly parent = context.active();
   /** Where the run's requests are made: the span's context once it started, else the caller's. */
-  context: Context;
-  private readonly parent: Context;
-  private readonly site: RunTraceSite;
+  context = this.parent;
   /** What the span and the duration metric both carry. */
   private readonly common: Attributes;
   private span: Span | undefined;
@@ -74,16 +70,11 @@ export class RunTrace {
   private taskId: string | undefined;
   private contextId: string | undefined;
 
-  /** Made where `streamAgent` is called: the run's span goes under whatever span is active there. */
-  constructor(site: RunTraceSite) {
-    this.site = site;
-    this.parent = context.active();
-    this.context = this.parent;
+  constructor(private readonly site: RunTraceSite) {
     const { server } = site;
     this.common = { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.provider.name': 'dataworkz', ...server };
   }
 
-  /** The run sends its message. */
   start(): void {
     const { site } = this;
     const name = `invoke_agent ${site.agentName ?? site.agentId}`;
@@ -101,12 +92,10 @@ export class RunTrace {
     span.setAttributes(attributes);
   }
 
-  /** Whether the run's span records (an SDK is registered and sampled it). */
   get recording(): boolean {
     return this.span?.isRecording() === true;
   }
 
-  /** An event of the run, as delivered. */
   event(event: AgentEvent): void {
     const span = this.span;
     if (span === undefined || !span.isRecording()) return;

@@ -7,13 +7,10 @@ import type { RunTrace } from './run-trace.js';
 
 export type { FinalAnswer } from './answer.js';
 
-/** How a run is bounded and cleaned. */
+/** How a run is bounded; without `resume`, a break ends the run. */
 export interface RunOptions {
-  /** The caller's signal: aborting it closes the connection. */
   signal?: AbortSignal | undefined;
-  /** Longest time for the whole run, in ms; past it the run ends with APIConnectionTimeoutError. */
   timeoutMs?: number | undefined;
-  /** How to get back to the task when the stream breaks; undefined: the break ends the run. */
   resume?: ResumePolicy | undefined;
   trace: RunTrace;
 }
@@ -30,7 +27,7 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
   readonly #connection: RunConnection;
   readonly #options: RunOptions;
   readonly #controller = new AbortController();
-  /** What the run has heard of its task, once it is iterated. */
+  /** Set once the run is iterated. */
   #answer: RunAnswer | undefined;
 
   /** @internal Runs are made by `streamAgent`. */
@@ -67,8 +64,7 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
     );
     const controller = this.#controller;
     const { signal } = controller;
-    // The caller's signal stops the run from its start to its end: its listener goes then, and a run
-    // never iterated adds none to a signal that may serve many runs.
+    // Listened to from the run's start to its end only: the caller's signal may serve many runs.
     const onAbort = () => controller.abort(callerSignal?.reason);
     if (callerSignal?.aborted) onAbort();
     else if (callerSignal) {
@@ -98,11 +94,9 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
     if (!this.#answer) {
       try {
         for await (const _event of this) {
-          // Draining: the answer is settled by the final event.
+          // Draining: the final event settles the answer, as does an error.
         }
-      } catch {
-        // The same error settles the answer.
-      }
+      } catch {}
     }
     return (this.#answer as RunAnswer).final;
   }

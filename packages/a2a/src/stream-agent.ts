@@ -55,30 +55,20 @@ export interface StreamAgentOptions {
   metadata?: { [key: string]: unknown } | undefined;
   /** Aborting closes the connection; the run rejects with APIUserAbortError. */
   signal?: AbortSignal | undefined;
-  /**
-   * Longest wait for the response headers, in ms, before APIConnectionTimeoutError (default: the
-   * client's `timeout`). Once the stream has begun, `idleTimeoutMs` takes over.
-   */
+  /** Longest wait for the response headers, in ms, before APIConnectionTimeoutError (default: `timeout`). */
   headersTimeoutMs?: number | undefined;
   /** Longest silence between chunks of the stream before StreamIdleTimeoutError, in ms (0: none). */
   idleTimeoutMs?: number | undefined;
-  /**
-   * Longest time for the whole run, in ms, before APIConnectionTimeoutError closes it (default:
-   * none, since keep-alive comments may keep a healthy stream open for as long as the agent works).
-   */
+  /** Longest time for the whole run, in ms, before APIConnectionTimeoutError (default: none). */
   timeout?: number | undefined;
   /** Largest single event before StreamEventTooLargeError. */
   maxEventBytes?: number | undefined;
   /**
-   * When the stream breaks after the task is named and before its final event (a reset, a cut body,
-   * an idle time-out), resubscribe to the task, or read it until it ends when the agent refuses; a
-   * `resumed` event marks the gap. On by default; `false` lets the break end the run. Aborting never resumes.
+   * When the stream breaks after the task is named, resubscribe to the task (or read it until it ends);
+   * a `resumed` event marks the gap. On by default; `false` lets the break end the run.
    */
   resume?: boolean | ResumeOptions | undefined;
-  /**
-   * The A2A version to speak: `'auto'` (the default) follows the agent card (v1.0 when it offers it,
-   * else v0.3; the card is read once per client and agent), `'0.3'` or `'1.0'` force one.
-   */
+  /** The A2A version: `'auto'` (the default) follows the agent card, `'0.3'` or `'1.0'` force one. */
   protocol?: A2AProtocol | undefined;
 }
 
@@ -107,7 +97,7 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
   if (llmId !== undefined && (typeof llmId !== 'string' || llmId === '')) {
     throw new InvalidParameterError('llmId', 'llmId must be a non-empty string.');
   }
-  // Read once, now: what is sent is exactly what was checked, whatever getters do later.
+  // Read once: what is sent is what was checked, whatever getters do later.
   const contextValues =
     options.contextValues === undefined
       ? undefined
@@ -118,7 +108,7 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
   const headersTimeoutMs = checked('headersTimeoutMs', options.headersTimeoutMs, true);
   const timeoutMs = checked('timeout', options.timeout, true);
   const resume = resumePolicy(options.resume);
-  // The redactor for the latest response: it removes the exact credential that request sent.
+  // Removes the exact credential the latest request sent.
   let redactLatest: Redactor = dw.redact;
   // Server text: redacted before it is cut for the log line.
   const skipped = (what: string) =>

@@ -9,19 +9,12 @@ export type SdkFetch = (input: string | URL | Request, init?: RequestInit) => Pr
 export interface SdkFetchOptions {
   /** What error messages call the request. */
   operation: string;
-  /**
-   * For a JSON answer, the whole call; for an event stream, the wait for its headers (default: the
-   * client's `timeout`).
-   */
+  /** For a JSON answer, the whole call; for an event stream, the wait for its headers. */
   timeout?: number | undefined;
-  /** How an event stream's body is bounded; its signal is the request's. */
   limits?: Omit<SseBodyLimits, 'signal'> | undefined;
   /** Given the redactor for each response as it arrives: it removes the credential that request sent. */
   onResponse?: ((redact: Redactor) => void) | undefined;
-  /**
-   * The trace context each request is sent in (the run's span): the SDK calls this fetch from inside
-   * its own iterators, where the context active is the caller's of `next()`, not the run's.
-   */
+  /** The run's context: the SDK calls this fetch in its iterators, under the context of `next()`'s caller. */
   traceContext?: (() => Context) | undefined;
 }
 
@@ -30,14 +23,10 @@ const MESSAGE_CHARS = 300;
 const EVENT_STREAM = /^\s*text\/event-stream\s*(;|$)/i;
 
 /**
- * A `fetch` for the SDK that sends every request through the client's `authorizedFetch`: its
- * credential and default headers, non-2xx statuses as the client's typed errors (with the status and
- * `Retry-After`, which the SDK's plain `Error`s lose), a refreshed token after a 401, the client's
- * time-out and, for JSON answers, its `maxResponseBytes`. An answer to a stream request is checked
- * before the SDK sees it: a JSON-RPC error body is a JsonRpcError (0.3.14 reports it as a wrong content
- * type), any other non-stream body a NotAStreamError quoting the server, and the content type is
- * matched without regard to case (the SDK compares it exactly). The stream's body is the filtered one
- * of `sseBody`.
+ * A `fetch` for the SDK through the client's `authorizedFetch` (credential, typed errors the SDK's plain
+ * `Error`s would lose, token refresh, time-out). A stream's answer is checked first: a JSON-RPC error body
+ * is a JsonRpcError (0.3.14 calls it a wrong content type), other bodies a NotAStreamError, the content
+ * type matched without regard to case; its body is `sseBody`'s.
  */
 export function sdkFetch(dw: Dataworkz, options: SdkFetchOptions): SdkFetch {
   return async (input, init = {}) => {

@@ -5,7 +5,6 @@ import { sseRepair } from './sse-repair.js';
 export interface SseBodyLimits {
   /** Longest silence allowed while a chunk is awaited, in ms; 0 or Infinity for none. */
   idleTimeoutMs: number;
-  /** Largest event allowed, in bytes. */
   maxEventBytes: number;
   /** The request's signal: a read failing after it fired is the caller's abort, not a broken connection. */
   signal: AbortSignal;
@@ -14,10 +13,9 @@ export interface SseBodyLimits {
 }
 
 /**
- * The body of an event stream as the SDK's client can read it (see `sseRepair`), a silence over
- * `idleTimeoutMs` failing it with StreamIdleTimeoutError, read failures as the client's errors.
- * Aborting the signal or cancelling the body closes the connection (the SDK 0.3.14 releases its
- * reader instead of cancelling it). Nothing is read ahead of the consumer.
+ * An event stream's body as the SDK can read it (see `sseRepair`), with an idle time-out and read failures
+ * as the client's errors. Aborting or cancelling closes the connection (the SDK 0.3.14 only releases
+ * its reader). Nothing is read ahead of the consumer.
  */
 export function sseBody(
   upstream: ReadableStream<Uint8Array>,
@@ -27,14 +25,11 @@ export function sseBody(
   const { idleTimeoutMs: idleMs, signal } = limits;
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   let emitted = false;
-  const repair = sseRepair(
-    limits.maxEventBytes,
-    (bytes) => {
-      emitted = true;
-      controller?.enqueue(bytes);
-    },
-    limits.skipped ?? (() => {}),
-  );
+  const emit = (bytes: Uint8Array) => {
+    emitted = true;
+    controller?.enqueue(bytes);
+  };
+  const repair = sseRepair(limits.maxEventBytes, emit, limits.skipped ?? (() => {}));
   // One timer, moved on only when it fires: a timer per read would cost every chunk one.
   let timer: ReturnType<typeof setTimeout> | undefined;
   let readingSince = 0;

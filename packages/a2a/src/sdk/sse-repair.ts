@@ -5,14 +5,11 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
- * Hands an event stream on to the SDK 0.3.14's parser, which reads the service's events (one `data:`
- * line each) right, but splits lines on LF alone, trims them, keeps only the last `data:` line of an
- * event, and reads every event's data as a JSON-RPC response whatever the event's type. Chunks pass
- * untouched, lone CRs made LFs; only line starts are looked at. An event with any other line than
- * one `data:` line and comments is read as the SSE standard says, and if the SDK would misread it, a
- * last line is added that it reads right: its `data:` lines joined on one line (a line break in JSON
- * stands between tokens only), or an empty `data:`, which drops an event named other than `message`
- * and `error`, or with empty data. An event past `maxEventBytes` throws StreamEventTooLargeError.
+ * Hands an event stream on to the SDK 0.3.14's parser, which splits lines on LF alone, trims them, keeps
+ * an event's last `data:` line only, and reads any event's data as a JSON-RPC response. Chunks pass
+ * untouched but for line breaks made LFs; an event the SDK would misread gets a last line it reads right: its `data:`
+ * lines joined (a line break in JSON stands between tokens only), or an empty `data:`, which drops a
+ * named event (not `message` or `error`) or one with empty data. Past `maxEventBytes` it throws.
  */
 export function sseRepair(
   maxEventBytes: number,
