@@ -9,6 +9,7 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
+import type { AgentLink } from './agent.js';
 import type { FinalAnswer } from './answer.js';
 import type { AgentEvent } from './events.js';
 
@@ -33,24 +34,6 @@ function durationHistogram(): Histogram {
   return instruments.duration;
 }
 
-/** `server.address` and `server.port` of the deployment, as the HTTP conventions name them. */
-export function serverOf(baseUrl: string): RunTraceSite['server'] {
-  const url = new URL(baseUrl);
-  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-  return { 'server.address': url.hostname, 'server.port': port };
-}
-
-/** Who the run calls, for its span. */
-export interface RunTraceSite {
-  agentId: string;
-  /** The agent's name, when its card has been read. */
-  agentName: string | undefined;
-  server: { 'server.address': string; 'server.port': number };
-  captureContent: boolean;
-  /** The user's text, recorded only with content capture. */
-  input: string | undefined;
-}
-
 // The task update's fields a span event carries, each as `dataworkz.task_update.<its snake_case name>`.
 const UPDATE_FIELDS = ['name', 'scenario', 'tool', 'toolType', 'status'] as const;
 
@@ -65,28 +48,39 @@ export class RunTrace {
   context = this.parent;
   /** What the span and the duration metric both carry. */
   private readonly common: Attributes;
+  /** The agent's name, when its card has been read by the time the run is made. */
+  private readonly agentName: string | undefined;
   private span: Span | undefined;
   private started = 0;
   private taskId: string | undefined;
   private contextId: string | undefined;
 
-  constructor(private readonly site: RunTraceSite) {
-    const { server } = site;
+  /** `input`, the user's text, is recorded only with content capture. */
+  constructor(
+    private readonly agent: AgentLink,
+    private readonly input: string | undefined,
+  ) {
+    this.agentName = agent.knownCard?.name;
+    // `server.address` and `server.port`, as the HTTP conventions name them.
+    const url = new URL(agent.dw.baseUrl);
+    const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+    const server = { 'server.address': url.hostname, 'server.port': port };
     this.common = { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.provider.name': 'dataworkz', ...server };
   }
 
   start(): void {
-    const { site } = this;
-    const name = `invoke_agent ${site.agentName ?? site.agentId}`;
+    const { agentName, input } = this;
+    const { agentId } = this.agent;
+    const name = `invoke_agent ${agentName ?? agentId}`;
     const span = trace.getTracer(SCOPE).startSpan(name, { kind: SpanKind.CLIENT }, this.parent);
     this.span = span;
     this.started = performance.now();
     if (!span.isRecording()) return;
     this.context = trace.setSpan(this.parent, span);
-    const attributes: Attributes = { ...this.common, 'gen_ai.agent.id': site.agentId };
-    if (site.agentName !== undefined) attributes['gen_ai.agent.name'] = site.agentName;
-    if (site.captureContent && site.input !== undefined) {
-      const parts = [{ type: 'text', content: site.input }];
+    const attributes: Attributes = { ...this.common, 'gen_ai.agent.id': agentId };
+    if (agentName !== undefined) attributes['gen_ai.agent.name'] = agentName;
+    if (this.agent.dw.captureContent && input !== undefined) {
+      const parts = [{ type: 'text', content: input }];
       attributes['gen_ai.input.messages'] = JSON.stringify([{ role: 'user', parts }]);
     }
     span.setAttributes(attributes);
@@ -115,7 +109,7 @@ export class RunTrace {
         if (data[field] !== undefined) attributes[`dataworkz.task_update.${name}`] = data[field];
       }
       // What the agent says it does may quote the user: content.
-      if (this.site.captureContent && data.message !== undefined) {
+      if (this.agent.dw.captureContent && data.message !== undefined) {
         attributes['dataworkz.task_update.message'] = data.message;
       }
       span.addEvent('task_update', attributes);
@@ -136,7 +130,7 @@ export class RunTrace {
     const span = this.span;
     if (span?.isRecording()) {
       span.setAttribute('dataworkz.task.state', answer.state);
-      if (this.site.captureContent) {
+      if (this.agent.dw.captureContent) {
         const parts = [{ type: 'text', content: answer.answer }];
         span.setAttribute('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', parts }]));
       }

@@ -15,12 +15,11 @@ import {
 import { context } from '@opentelemetry/api';
 import type { A2AMessage, A2APart } from './a2a-types.js';
 import { AgentLink } from './agent.js';
-import { userMessage } from './message.js';
 import type { A2AProtocol } from './protocol.js';
 import { type ResumeOptions, resumePolicy } from './resume.js';
 import { AgentRun } from './run.js';
 import type { RunConnection } from './run-reader.js';
-import { RunTrace, serverOf } from './run-trace.js';
+import { RunTrace } from './run-trace.js';
 import type { SdkFetchOptions } from './sdk/fetch.js';
 
 // A log line about a skipped event quotes at most this much of it.
@@ -94,9 +93,7 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
     llmId,
     properties: serializeProperties(options.properties),
   });
-  if (llmId !== undefined && (typeof llmId !== 'string' || llmId === '')) {
-    throw new InvalidParameterError('llmId', 'llmId must be a non-empty string.');
-  }
+  optionalId('llmId', llmId);
   // Read once: what is sent is what was checked, whatever getters do later.
   const contextValues =
     options.contextValues === undefined
@@ -113,13 +110,7 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
   // Server text: redacted before it is cut for the log line.
   const skipped = (what: string) =>
     dw.logger.debug(excerpt(redactLatest(`agent stream: skipped ${what}`), SKIPPED_LINE_CHARS));
-  const runTrace = new RunTrace({
-    agentId: agent.agentId,
-    agentName: agent.knownCard?.name,
-    server: serverOf(dw.baseUrl),
-    captureContent: dw.captureContent,
-    input: options.text,
-  });
+  const runTrace = new RunTrace(agent, options.text);
   const streamFetch: SdkFetchOptions = {
     traceContext: () => runTrace.context,
     operation: 'streamAgent',
@@ -157,4 +148,51 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
   };
 
   return new AgentRun(connection, { signal: options.signal, timeoutMs, resume, trace: runTrace });
+}
+
+function optionalId(name: string, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value === '') {
+    throw new InvalidParameterError(name, `${name} must be a non-empty string.`);
+  }
+  return value;
+}
+
+// randomUUID is missing in browsers' insecure contexts; getRandomValues is everywhere.
+function newMessageId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] as number) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The user message of a turn: the text first, then any further parts. */
+function userMessage(input: StreamAgentOptions): A2AMessage {
+  if (input.text !== undefined && typeof input.text !== 'string') {
+    throw new InvalidParameterError('text', 'text must be a string.');
+  }
+  if (input.parts !== undefined && !Array.isArray(input.parts)) {
+    throw new InvalidParameterError('parts', 'parts must be an array of A2A parts.');
+  }
+  const parts: A2APart[] = [
+    ...(input.text ? [{ kind: 'text' as const, text: input.text }] : []),
+    ...(input.parts ?? []),
+  ];
+  if (parts.length === 0) {
+    throw new InvalidParameterError('text', 'A message needs text or at least one part.');
+  }
+  const message: A2AMessage = {
+    kind: 'message',
+    role: 'user',
+    messageId: optionalId('messageId', input.messageId) ?? newMessageId(),
+    parts,
+  };
+  const contextId = optionalId('contextId', input.contextId);
+  const taskId = optionalId('taskId', input.taskId);
+  if (contextId) message.contextId = contextId;
+  if (taskId) message.taskId = taskId;
+  if (input.metadata) message.metadata = input.metadata;
+  return message;
 }
