@@ -1,15 +1,13 @@
 import { DataworkzError } from '@dataworkz/client';
 
-/** An A2A version this package speaks. */
 export type ProtocolVersion = '0.3' | '1.0';
 
 /** The A2A protocol versions this package speaks, or `auto` to follow the agent card. */
 export type A2AProtocol = 'auto' | '0.3' | '1.0';
 
-/** The version one call speaks, and the endpoint the card names for it. */
+/** The version one call speaks, and the card's URL for it when it names one. */
 export interface ProtocolChoice {
   version: ProtocolVersion;
-  /** The card's URL for that version, when the card names one. */
   url?: string;
 }
 
@@ -44,11 +42,7 @@ function lineOf(version: string): ProtocolVersion | undefined {
   return undefined;
 }
 
-/**
- * Which version to speak with an agent, read from its card: a v1.0 card lists `supportedInterfaces`
- * (each with `protocolBinding` and `protocolVersion`); a v0.3 card has a top-level `protocolVersion`
- * and `url` (and perhaps `additionalInterfaces`). `auto` prefers 1.0 when the card offers both.
- */
+/** The version to speak with an agent, from its card's `supportedInterfaces` (v1.0) or top level (v0.3). */
 export function selectProtocol(card: unknown, wanted: A2AProtocol = 'auto'): ProtocolChoice {
   const offered = new Map<ProtocolVersion, string | undefined>();
   const seen: string[] = [];
