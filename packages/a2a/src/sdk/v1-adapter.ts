@@ -1,6 +1,5 @@
-// The SDK 1.x client speaks A2A v1.0 in its own objects (numeric enums, parts as `content.$case`,
-// stream results as `payload.$case`). The run reads v0.3 shapes whichever version it speaks, so they
-// are mapped here, both ways, field by field.
+// The SDK 1.x client speaks A2A v1.0 in its own objects (numeric enums, `$case` unions); the run reads
+// v0.3 shapes whichever version it speaks, so they are mapped here, both ways, field by field.
 
 import type {
   Artifact as V1Artifact,
@@ -46,8 +45,12 @@ function partFromV1(part: V1Part): A2APart {
   switch (content?.$case) {
     case 'text':
       return withSet({ kind: 'text', text: content.value }, { metadata });
-    case 'raw':
-      return withSet({ kind: 'file', file: { ...file, bytes: base64Of(content.value) } }, { metadata });
+    case 'raw': {
+      const bytes = btoa(
+        Array.from(content.value as Uint8Array, (byte) => String.fromCharCode(byte)).join(''),
+      );
+      return withSet({ kind: 'file', file: { ...file, bytes } }, { metadata });
+    }
     case 'url':
       return withSet({ kind: 'file', file: { ...file, uri: content.value } }, { metadata });
     case 'data': {
@@ -59,16 +62,6 @@ function partFromV1(part: V1Part): A2APart {
     default:
       throw new StreamProtocolError('An A2A v1.0 part has none of text, raw, url or data');
   }
-}
-
-function base64Of(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
-function bytesOf(base64: string): Uint8Array {
-  return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
 }
 
 function messageFromV1(message: V1Message): A2AMessage {
@@ -153,8 +146,9 @@ function partToV1(part: A2APart): V1Part {
   if (part.kind === 'data') return { ...base, content: { $case: 'data', value: part.data } };
   const named = { ...base, filename: part.file.name ?? '', mediaType: part.file.mimeType ?? '' };
   if ('bytes' in part.file) {
+    const bytes = Uint8Array.from(atob(part.file.bytes), (char) => char.charCodeAt(0));
     // The SDK's type says Node's Buffer; it only reads the bytes, which a Uint8Array holds.
-    return { ...named, content: { $case: 'raw', value: bytesOf(part.file.bytes) as never } };
+    return { ...named, content: { $case: 'raw', value: bytes as never } };
   }
   return { ...named, content: { $case: 'url', value: part.file.uri } };
 }
