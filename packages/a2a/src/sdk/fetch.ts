@@ -23,10 +23,8 @@ const MESSAGE_CHARS = 300;
 const EVENT_STREAM = /^\s*text\/event-stream\s*(;|$)/i;
 
 /**
- * A `fetch` for the SDK through the client's `authorizedFetch` (credential, typed errors the SDK's plain
- * `Error`s would lose, token refresh, time-out). A stream's answer is checked first: a JSON-RPC error body
- * is a JsonRpcError (0.3.14 calls it a wrong content type), other bodies a NotAStreamError, the content
- * type matched without regard to case; its body is `sseBody`'s.
+ * A `fetch` for the SDK through the client's `authorizedFetch`, whose typed errors the SDK's would lose.
+ * A stream's answer is checked first: 0.3.14 misreports a JSON-RPC error body, and matches case.
  */
 export function sdkFetch(dw: Dataworkz, options: SdkFetchOptions): SdkFetch {
   return async (input, init = {}) => {
@@ -42,13 +40,8 @@ export function sdkFetch(dw: Dataworkz, options: SdkFetchOptions): SdkFetch {
     if (!EVENT_STREAM.test(contentType) || !response.body) {
       throw await notAStream(response, contentType, redact);
     }
-    const signal = init.signal ?? new AbortController().signal;
-    const body = sseBody(response.body, {
-      idleTimeoutMs: 0,
-      maxEventBytes: Infinity,
-      ...options.limits,
-      signal,
-    });
+    const limits = { idleTimeoutMs: 0, maxEventBytes: Infinity, ...options.limits };
+    const body = sseBody(response.body, { ...limits, signal: init.signal ?? new AbortController().signal });
     const headers = new Headers(response.headers);
     headers.set('content-type', 'text/event-stream');
     return new Response(body, { status: response.status, statusText: response.statusText, headers });
@@ -57,22 +50,17 @@ export function sdkFetch(dw: Dataworkz, options: SdkFetchOptions): SdkFetch {
 
 /** The JSON-RPC error a body carries, if it is a JSON-RPC error response. */
 export function jsonRpcErrorOf(body: unknown): JsonRpcError | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const error = (body as { error?: unknown }).error;
-  if (typeof error !== 'object' || error === null) return undefined;
-  const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
-  if (typeof code !== 'number') return undefined;
+  const error = (body as { error?: { code?: unknown; message?: unknown; data?: unknown } } | null)?.error;
+  if (typeof error !== 'object' || error === null || typeof error.code !== 'number') return undefined;
+  const { code, message, data } = error;
   return new JsonRpcError(code, typeof message === 'string' ? message : '(no message)', data);
 }
 
 function serverMessage(body: unknown): string {
   if (typeof body === 'string') return excerpt(body, MESSAGE_CHARS) || '(empty body)';
-  if (typeof body === 'object' && body !== null) {
-    const { message, error } = body as { message?: unknown; error?: unknown };
-    if (typeof message === 'string' && message) return excerpt(message, MESSAGE_CHARS);
-    if (typeof error === 'string' && error) return excerpt(error, MESSAGE_CHARS);
-  }
-  return excerpt(JSON.stringify(body), MESSAGE_CHARS);
+  const { message, error } = (body ?? {}) as { message?: unknown; error?: unknown };
+  const text = [message, error].find((value) => typeof value === 'string' && value !== '');
+  return excerpt(typeof text === 'string' ? text : JSON.stringify(body), MESSAGE_CHARS);
 }
 
 async function notAStream(response: Response, contentType: string, redact: Redactor): Promise<Error> {
