@@ -74,10 +74,8 @@ export class AgentLink {
     return card;
   }
 
-  /**
-   * The SDK's resolver joins the path with `new URL`, dropping the agent id, so it gets the whole URL and
-   * an empty path; it rewrites a card without security scheme `type`s as v0.3, so v1.0 cards skip that.
-   */
+  // The SDK's resolver joins the path with `new URL`, dropping the agent id, so it gets the whole URL and
+  // an empty path; it rewrites a card without security scheme `type`s as v0.3, so v1.0 cards skip that.
   #resolve(legacy: boolean, options: RequestOptions | undefined): Promise<AgentCard> {
     const { dw, agentId } = this;
     const resolver = new DefaultAgentCardResolver({
@@ -112,18 +110,11 @@ export class AgentLink {
 
   /** The SDK transport for one call in the version chosen: a stream's, or a task call's. */
   transport(fetch: SdkFetchOptions, stream = false): AgentTransport {
-    return transportFor(
-      this.version,
-      stream ? this.#streamEndpoint : this.#endpoint,
-      sdkFetch(this.dw, fetch),
-    );
+    const endpoint = stream ? this.#streamEndpoint : this.#endpoint;
+    return transportFor(this.version, endpoint, sdkFetch(this.dw, fetch));
   }
 
-  /**
-   * Makes a call in the version forced, else the one a card already read offers, else v0.3 (reading the
-   * card first would cost a request). An agent that refuses the guess ran nothing: its card is read and
-   * the call made again in the version it offers.
-   */
+  /** Makes a call in the version forced, offered by a card read, or else v0.3; a refused guess is retried. */
   async send<T>(signal: AbortSignal, call: () => Promise<T>): Promise<T> {
     if (this.protocol !== 'auto') {
       this.version = this.protocol;
@@ -134,6 +125,7 @@ export class AgentLink {
     try {
       return await call();
     } catch (error) {
+      // An agent that refuses the version ran nothing: the call is made again in the one its card offers.
       const refusal = toRunError(error, signal);
       if (!(refusal instanceof JsonRpcError && WRONG_VERSION.includes(refusal.code))) throw error;
       const offered = await this.card(signal).then(versionOffered, () => guess);
@@ -172,10 +164,7 @@ function versionOffered(card: AgentCard): ProtocolVersion {
   }
 }
 
-/**
- * An agent's A2A card from `agent-card.json`, else the legacy `agent.json` when that answers 404, read
- * with the client's credential, retries and time-out; `protocol: 'auto'` follows it from then on.
- */
+/** An agent's A2A card (`agent-card.json`, else the legacy `agent.json`); `protocol: 'auto'` follows it. */
 export function getAgentCard(dw: Dataworkz, agentId: string, options?: RequestOptions): Promise<AgentCard> {
   return new AgentLink(dw, agentId).readCard(options);
 }

@@ -39,8 +39,6 @@ export class RunAnswer {
   /** Its rejection is handled: callers who never ask for it must not see it unhandled. */
   readonly final: Promise<FinalAnswer>;
   #settle!: { resolve(answer: FinalAnswer): void; reject(error: unknown): void };
-  /** Told of every event taken in, when the run's span watches them. */
-  readonly #observe: ((event: AgentEvent) => void) | undefined;
   readonly #artifacts = new ArtifactAssembly();
   /** The task the stream named: what a resumed run gets back to. */
   taskId: string | undefined;
@@ -53,35 +51,30 @@ export class RunAnswer {
   /** The id of the last status message delivered, so a snapshot's copy of it is not delivered twice. */
   #statusMessageId: string | undefined;
 
-  constructor(observe?: (event: AgentEvent) => void) {
+  /** `observe` is told of every event taken in, when the run's span watches them. */
+  constructor(private readonly observe?: (event: AgentEvent) => void) {
     this.final = new Promise((resolve, reject) => {
       this.#settle = { resolve, reject };
     });
     this.final.catch(() => {});
-    this.#observe = observe;
   }
 
   fromStream(raw: A2AStreamEvent): AgentEvent[] {
     if (typeof (raw as { kind?: unknown } | null)?.kind !== 'string') {
       throw new StreamProtocolError('An agent stream event carries no A2A event');
     }
+    if (raw.kind === 'status-update' || raw.kind === 'task') this.#saw(raw);
     this.last = raw;
-    if (raw.kind === 'status-update' || raw.kind === 'task') {
-      this.#state = raw.status?.state ?? this.#state;
-      this.#statusMessageId = raw.status?.message?.messageId ?? this.#statusMessageId;
-    }
     return toAgentEvents(raw);
   }
 
-  /**
-   * The events of a task as it stands after a break: its artifacts replace the assembled ones; its
-   * status is told if new or after a gap (`resumed` first), its message's task updates unless delivered.
-   */
+  /** The events of a task's snapshot after a break: its artifacts replace the assembled ones. */
   fromSnapshot(task: A2ATask, resumed: ((task: A2ATask) => AgentResumedEvent) | undefined): AgentEvent[] {
     this.#artifacts.replace(Array.isArray(task.artifacts) ? task.artifacts : []);
     const state = task.status?.state;
     const messageId = task.status?.message?.messageId;
     const events: AgentEvent[] = resumed ? [resumed(task)] : [];
+    // Its status is told if new or after a gap, its message's task updates unless delivered already.
     if (resumed || endsRun(state) || state !== this.#state || messageId !== this.#statusMessageId) {
       const seen = this.#statusMessageId !== undefined && messageId === this.#statusMessageId;
       for (const event of toAgentEvents(task)) {
@@ -89,21 +82,25 @@ export class RunAnswer {
         else if (!seen) events.push(event);
       }
     }
+    this.#saw(task);
     this.last = task;
-    this.#state = state ?? this.#state;
-    this.#statusMessageId = messageId ?? this.#statusMessageId;
     return events;
+  }
+
+  #saw({ status }: Pick<A2ATask, 'status'>): void {
+    this.#state = status?.state ?? this.#state;
+    this.#statusMessageId = status?.message?.messageId ?? this.#statusMessageId;
   }
 
   artifacts(): A2AArtifact[] {
     return this.#artifacts.result();
   }
 
-  /** Takes in the events to deliver; settles the answer before the final one goes: a consumer may stop there. */
+  /** Takes in the events to deliver; the answer is settled before the final one goes (a consumer may stop). */
   take(events: readonly AgentEvent[], redact: Redactor): void {
     let finalEvent: AgentEvent | undefined;
     for (const event of events) {
-      this.#observe?.(event);
+      this.observe?.(event);
       this.taskId = event.taskId ?? this.taskId;
       this.contextId = event.contextId ?? this.contextId;
       if (event.type === 'artifact') this.#artifacts.add(event.artifact, event.append);

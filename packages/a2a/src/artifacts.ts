@@ -14,7 +14,7 @@ function isPlainText(part: A2APart): part is A2ATextPart {
   return part.kind === 'text' && typeof part.text === 'string' && part.metadata === undefined;
 }
 
-/** The artifacts of a run, chunks assembled; adjacent plain text parts merge, so a long stream holds few strings. */
+/** The artifacts of a run, chunks assembled: adjacent plain text parts merge, so few strings are kept. */
 export class ArtifactAssembly {
   readonly #byId = new Map<string, Assembly>();
 

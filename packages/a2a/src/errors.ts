@@ -96,10 +96,7 @@ export class TaskFailedError extends DataworkzError {
   }
 }
 
-/**
- * The stream broke and every attempt to get back to the task failed, or the time allowed ran out.
- * `cause` is the last attempt's error, `streamError` the break itself.
- */
+/** The stream broke and the run could not get back to its task; `cause` is the last attempt's error. */
 export class ResumeFailedError extends APIConnectionError {
   override name = 'ResumeFailedError';
   readonly taskId: string;

@@ -66,10 +66,7 @@ export interface AgentMessageEvent extends AgentEventBase<A2AMessage> {
   text: string;
 }
 
-/**
- * The stream broke and the run got back to its task. Task updates and messages sent during the gap
- * may be missing; the artifacts and the final answer are complete.
- */
+/** The stream broke and the run got back to its task; task updates sent during the gap may be missing. */
 export interface AgentResumedEvent extends AgentEventBase<A2ATask | undefined> {
   type: 'resumed';
   /** How the run got back: resubscribing, or reading the task until it ends (the agent refused). */

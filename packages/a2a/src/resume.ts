@@ -18,10 +18,7 @@ export interface ResumeOptions {
   maxDelayMs?: number | undefined;
   /** Wait between two reads of the task when the agent refuses resubscription, in ms. Default 1000. */
   pollIntervalMs?: number | undefined;
-  /**
-   * Longest time the run may spend getting back to its task over all its gaps (polling included), in ms,
-   * before ResumeFailedError. Default 300000 (5 minutes).
-   */
+  /** Longest time, over all its gaps, the run may spend getting back to its task, in ms. Default 300000. */
   maxTotalMs?: number | undefined;
 }
 

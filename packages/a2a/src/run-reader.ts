@@ -30,9 +30,8 @@ type Gap = { since: number; error: DataworkzError; lastError: unknown };
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 
 /**
- * The events of a run: from its stream and, after a break, from a resubscription to (or reads of) its
- * task, a `resumed` event marking each gap. Not a generator: a `yield` would cost each event several
- * microtasks where this costs one reaction on the SDK's `next()`; the rare paths go through `#slow`.
+ * The events of a run, a `resumed` event marking each gap. Not a generator: a `yield` costs an event
+ * several microtasks where this costs one reaction on the SDK's `next()`.
  */
 export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
   #stream: Stream | undefined;
@@ -221,16 +220,14 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
     };
   }
 
-  /**
-   * Gets back to the task after `error`, or throws what ends the run. A refusal turns to polling; so
-   * does a resubscription that ends right after its snapshot: that agent will not stream the rest.
-   */
+  /** Gets back to the task after `error`, or throws what ends the run. */
   async #recover(error: DataworkzError): Promise<void> {
     const { policy, signal } = this;
     const { taskId } = this.answer;
     if (policy === undefined || taskId === undefined || signal.aborted || this.answer.answered) throw error;
     const refused = this.#phase === 'resubscribed' && isRefusal(error);
     if (!(this.#phase === 'polling' ? isTransient(error) : isStreamBreak(error) || refused)) throw error;
+    // A resubscription that ends right after its snapshot: that agent will not stream the rest.
     if (refused || (this.#phase === 'resubscribed' && error instanceof IncompleteStreamError)) {
       this.#phase = 'polling';
     }

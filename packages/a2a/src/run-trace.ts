@@ -37,10 +37,7 @@ function durationHistogram(): Histogram {
 // The task update's fields a span event carries, each as `dataworkz.task_update.<its snake_case name>`.
 const UPDATE_FIELDS = ['name', 'scenario', 'tool', 'toolType', 'status'] as const;
 
-/**
- * An agent run's `invoke_agent` span and duration metric: ids, task updates, resumes and states as
- * the run meets them. The run's requests are sent inside `context`, so they are the span's children.
- */
+/** An agent run's `invoke_agent` span and duration metric; the run's requests are sent inside `context`. */
 export class RunTrace {
   /** Made where `streamAgent` is called: the run's span goes under whatever span is active there. */
   private readonly parent = context.active();

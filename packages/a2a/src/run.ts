@@ -19,9 +19,8 @@ export interface RunOptions {
 const MAX_TIMER_MS = 2_147_483_647;
 
 /**
- * A streamed agent run. Iterate it once for the events; `finalAnswer()` resolves with the response
- * (consuming the stream if nobody iterates). The request is sent when either begins. Breaking out of
- * the loop, `abort()` or the caller's signal closes the connection.
+ * A streamed agent run: iterate it once for the events, or call `finalAnswer()`; the request is sent
+ * when either begins. Breaking out of the loop, `abort()` or the caller's signal closes the connection.
  */
 export class AgentRun implements AsyncIterable<AgentEvent> {
   readonly #connection: RunConnection;

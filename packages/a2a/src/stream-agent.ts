@@ -62,10 +62,7 @@ export interface StreamAgentOptions {
   timeout?: number | undefined;
   /** Largest single event before StreamEventTooLargeError. */
   maxEventBytes?: number | undefined;
-  /**
-   * When the stream breaks after the task is named, resubscribe to the task (or read it until it ends);
-   * a `resumed` event marks the gap. On by default; `false` lets the break end the run.
-   */
+  /** Get back to the task when the stream breaks, marking the gap with a `resumed` event; on by default. */
   resume?: boolean | ResumeOptions | undefined;
   /** The A2A version: `'auto'` (the default) follows the agent card, `'0.3'` or `'1.0'` force one. */
   protocol?: A2AProtocol | undefined;
@@ -105,9 +102,8 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
   const headersTimeoutMs = checked('headersTimeoutMs', options.headersTimeoutMs, true);
   const timeoutMs = checked('timeout', options.timeout, true);
   const resume = resumePolicy(options.resume);
-  // Removes the exact credential the latest request sent.
+  // Removes the exact credential the latest request sent: server text is redacted before it is cut.
   let redactLatest: Redactor = dw.redact;
-  // Server text: redacted before it is cut for the log line.
   const skipped = (what: string) =>
     dw.logger.debug(excerpt(redactLatest(`agent stream: skipped ${what}`), SKIPPED_LINE_CHARS));
   const runTrace = new RunTrace(agent, options.text);
@@ -151,11 +147,8 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
 }
 
 function optionalId(name: string, value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value === '') {
-    throw new InvalidParameterError(name, `${name} must be a non-empty string.`);
-  }
-  return value;
+  if (value === undefined || (typeof value === 'string' && value !== '')) return value;
+  throw new InvalidParameterError(name, `${name} must be a non-empty string.`);
 }
 
 // randomUUID is missing in browsers' insecure contexts; getRandomValues is everywhere.
@@ -180,9 +173,8 @@ function userMessage(input: StreamAgentOptions): A2AMessage {
     ...(input.text ? [{ kind: 'text' as const, text: input.text }] : []),
     ...(input.parts ?? []),
   ];
-  if (parts.length === 0) {
+  if (parts.length === 0)
     throw new InvalidParameterError('text', 'A message needs text or at least one part.');
-  }
   const message: A2AMessage = {
     kind: 'message',
     role: 'user',

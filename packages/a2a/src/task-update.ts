@@ -1,6 +1,6 @@
 // The contract names no fields of task updates: these are the service's own, from the vendor's step traces.
 
-/** The kind of step a task update reports; `string & {}` keeps the known ones offered without closing the type. */
+/** The kind of step a task update reports; `string & {}` offers the known ones without closing the type. */
 export type TaskUpdateType =
   | 'Scenario Selection'
   | 'Planning'

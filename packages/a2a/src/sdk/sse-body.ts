@@ -13,15 +13,11 @@ export interface SseBodyLimits {
 }
 
 /**
- * An event stream's body as the SDK can read it (see `sseRepair`), with an idle time-out and read failures
- * as the client's errors. Aborting or cancelling closes the connection (the SDK 0.3.14 only releases
- * its reader). Nothing is read ahead of the consumer.
+ * An event stream's body as the SDK can read it (see `sseRepair`), with an idle time-out. Aborting closes
+ * the connection: the SDK 0.3.14 only releases its reader. Nothing is read ahead of the consumer.
  */
-export function sseBody(
-  upstream: ReadableStream<Uint8Array>,
-  limits: SseBodyLimits,
-): ReadableStream<Uint8Array> {
-  const reader = upstream.getReader();
+export function sseBody(body: ReadableStream<Uint8Array>, limits: SseBodyLimits): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
   const { idleTimeoutMs: idleMs, signal } = limits;
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   let emitted = false;

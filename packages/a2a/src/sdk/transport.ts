@@ -46,10 +46,7 @@ function requestOptions({ signal, extensions }: CallOptions, headers: Record<str
   return { signal, serviceParameters: extensions ? { ...headers, [name]: extensions } : headers };
 }
 
-/**
- * `@a2a-js/sdk` 0.3.14's `JsonRpcTransport`, used directly: its `Client` would fall back to
- * `message/send` when a card does not say it streams. It hands over the service's JSON untouched.
- */
+/** `@a2a-js/sdk` 0.3.14's `JsonRpcTransport`; its `Client` would fall back to `message/send` on some cards. */
 function v03Transport(endpoint: string, fetchImpl: SdkFetch): AgentTransport {
   // One SDK transport per call: its JSON-RPC ids count from 1, and it holds nothing else.
   const sdk = () => new JsonRpcTransport({ endpoint, fetchImpl });
@@ -66,10 +63,7 @@ function v03Transport(endpoint: string, fetchImpl: SdkFetch): AgentTransport {
   };
 }
 
-/**
- * The `@a2a-js/sdk` 1.x JSON-RPC client, loaded on the first v1.0 call only (it is several times the
- * size of 0.3's, and the service speaks v0.3); its header names are written here for the same reason.
- */
+/** The `@a2a-js/sdk` 1.x client, loaded on the first v1.0 call only: it is several times 0.3's size. */
 function v1Transport(endpoint: string, fetchImpl: SdkFetch): AgentTransport {
   const sdk = async () => {
     const { JsonRpcTransportFactory } = await import('@a2a-js/sdk-v1/client');
