@@ -4,7 +4,6 @@ import {
   type Dataworkz,
   InvalidParameterError,
   NotFoundError,
-  type Redactor,
   type RequestOptions,
   serializePath,
   serializeQuery,
@@ -20,7 +19,7 @@ import {
   UnsupportedProtocolError,
 } from './protocol.js';
 import { type SdkFetchOptions, sdkFetch } from './sdk/fetch.js';
-import { type AgentTransport, type TaskParams, transportFor } from './sdk/transport.js';
+import { type AgentTransport, type TaskKind, type TaskParams, transportFor } from './sdk/transport.js';
 
 // Cards per client and agent (a card rarely changes and costs a request), getAgentCard's included.
 const cards = new WeakMap<Dataworkz, Map<string, AgentCard>>();
@@ -56,20 +55,16 @@ export class AgentLink {
     return cards.get(this.dw)?.get(this.agentId);
   }
 
-  /** The agent's card, read once per client and agent. */
   async card(signal: AbortSignal): Promise<AgentCard> {
     return this.knownCard ?? this.readCard({ signal });
   }
 
   /** The card from `agent-card.json`, else the legacy `agent.json` on a 404; kept for the client. */
   async readCard(options?: RequestOptions): Promise<AgentCard> {
-    let card: AgentCard;
-    try {
-      card = await this.#resolve(false, options);
-    } catch (error) {
-      if (!(error instanceof NotFoundError)) throw error;
-      card = await this.#resolve(true, options);
-    }
+    const card = await this.#resolve(false, options).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return this.#resolve(true, options);
+      throw error;
+    });
     cards.set(this.dw, (cards.get(this.dw) ?? new Map()).set(this.agentId, card));
     return card;
   }
@@ -99,16 +94,12 @@ export class AgentLink {
 
   async providedValuesUri(signal: AbortSignal): Promise<string> {
     const uri = findProvidedValuesUri(await this.card(signal));
-    if (!uri) {
-      throw new InvalidParameterError(
-        'extensionUri',
-        'The agent card advertises no provided-values extension; pass extensionUri to send context values.',
-      );
-    }
-    return uri;
+    if (uri) return uri;
+    const message =
+      'The agent card advertises no provided-values extension; pass extensionUri to send context values.';
+    throw new InvalidParameterError('extensionUri', message);
   }
 
-  /** The SDK transport for one call in the version chosen: a stream's, or a task call's. */
   transport(fetch: SdkFetchOptions, stream = false): AgentTransport {
     const endpoint = stream ? this.#streamEndpoint : this.#endpoint;
     return transportFor(this.version, endpoint, sdkFetch(this.dw, fetch));
@@ -136,20 +127,12 @@ export class AgentLink {
   }
 
   /** `tasks/get` or `tasks/cancel` in the version chosen, its errors typed and redacted. */
-  async task(
-    kind: 'getTask' | 'cancelTask',
-    params: TaskParams,
-    signal: AbortSignal,
-    timeout?: number,
-  ): Promise<A2ATask> {
-    let redact: Redactor = this.dw.redact;
-    const onResponse = (latest: Redactor) => {
-      redact = latest;
-    };
+  async task(kind: TaskKind, params: TaskParams, signal: AbortSignal, timeout?: number): Promise<A2ATask> {
+    const fetch: SdkFetchOptions = { operation: kind, timeout, redact: this.dw.redact };
     try {
-      return await this.transport({ operation: kind, timeout, onResponse })[kind](params, { signal });
+      return await this.transport(fetch)[kind](params, { signal });
     } catch (error) {
-      throw redact(toRunError(error, signal, "The agent's response"));
+      throw fetch.redact(toRunError(error, signal, "The agent's response"));
     }
   }
 }

@@ -3,7 +3,6 @@ import {
   excerpt,
   InvalidParameterError,
   type Properties,
-  type Redactor,
   serializeProperties,
 } from '@dataworkz/client';
 import {
@@ -102,19 +101,16 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
   const headersTimeoutMs = checked('headersTimeoutMs', options.headersTimeoutMs, true);
   const timeoutMs = checked('timeout', options.timeout, true);
   const resume = resumePolicy(options.resume);
-  // Removes the exact credential the latest request sent: server text is redacted before it is cut.
-  let redactLatest: Redactor = dw.redact;
+  // Server text is redacted (of the credential the latest request sent) before it is cut.
   const skipped = (what: string) =>
-    dw.logger.debug(excerpt(redactLatest(`agent stream: skipped ${what}`), SKIPPED_LINE_CHARS));
+    dw.logger.debug(excerpt(streamFetch.redact(`agent stream: skipped ${what}`), SKIPPED_LINE_CHARS));
   const runTrace = new RunTrace(agent, options.text);
   const streamFetch: SdkFetchOptions = {
     traceContext: () => runTrace.context,
     operation: 'streamAgent',
     timeout: headersTimeoutMs,
     limits: { idleTimeoutMs, maxEventBytes, skipped },
-    onResponse: (redact) => {
-      redactLatest = redact;
-    },
+    redact: dw.redact,
   };
   // Settled by the message's request; a resubscription sends the same extensions.
   let extensions = '';
@@ -140,7 +136,7 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
       agent.transport(streamFetch, true).resubscribe(taskId, { signal, extensions }),
     getTask: (taskId, signal) =>
       context.with(runTrace.context, () => agent.task('getTask', { id: taskId }, signal)),
-    redact: (value) => redactLatest(value),
+    redact: (value) => streamFetch.redact(value),
   };
 
   return new AgentRun(connection, { signal: options.signal, timeoutMs, resume, trace: runTrace });

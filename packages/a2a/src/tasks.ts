@@ -2,7 +2,7 @@ import { type Dataworkz, InvalidParameterError } from '@dataworkz/client';
 import type { A2ATask } from './a2a-types.js';
 import { AgentLink } from './agent.js';
 import type { A2AProtocol } from './protocol.js';
-import type { TaskParams } from './sdk/transport.js';
+import type { TaskKind, TaskParams } from './sdk/transport.js';
 
 export interface TaskCallOptions {
   /** Aborting cancels the request; it rejects with APIUserAbortError. */
@@ -23,7 +23,7 @@ async function callTask(
   agentId: string,
   params: TaskParams,
   options: TaskCallOptions,
-  kind: 'getTask' | 'cancelTask',
+  kind: TaskKind,
 ): Promise<A2ATask> {
   if (typeof params.id !== 'string' || params.id === '') {
     throw new InvalidParameterError('taskId', 'taskId must be a non-empty string.');

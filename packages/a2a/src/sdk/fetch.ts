@@ -12,8 +12,8 @@ export interface SdkFetchOptions {
   /** For a JSON answer, the whole call; for an event stream, the wait for its headers. */
   timeout?: number | undefined;
   limits?: Omit<SseBodyLimits, 'signal'> | undefined;
-  /** Given the redactor for each response as it arrives: it removes the credential that request sent. */
-  onResponse?: ((redact: Redactor) => void) | undefined;
+  /** Set to each response's redactor as it arrives: it removes the credential that request sent. */
+  redact: Redactor;
   /** The run's context: the SDK calls this fetch in its iterators, under the context of `next()`'s caller. */
   traceContext?: (() => Context) | undefined;
 }
@@ -34,7 +34,7 @@ export function sdkFetch(dw: Dataworkz, options: SdkFetchOptions): SdkFetch {
       dw.authorizedFetch(url, { ...init, stream, timeout: options.timeout, operation: options.operation });
     const response = await (options.traceContext ? context.with(options.traceContext(), request) : request());
     const redact: Redactor = (value) => dw.redact(value, response);
-    options.onResponse?.(redact);
+    options.redact = redact;
     if (!stream) return response;
     const contentType = response.headers.get('content-type') ?? '';
     if (!EVENT_STREAM.test(contentType) || !response.body) {

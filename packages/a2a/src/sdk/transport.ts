@@ -12,6 +12,8 @@ interface CallOptions {
   extensions?: string | undefined;
 }
 
+export type TaskKind = 'getTask' | 'cancelTask';
+
 export interface TaskParams {
   id: string;
   historyLength?: number | undefined;
