@@ -48,22 +48,18 @@ export class IncompleteStreamError extends DataworkzError {
 /** No bytes arrived on the stream for longer than the idle time-out. */
 export class StreamIdleTimeoutError extends APIConnectionTimeoutError {
   override name = 'StreamIdleTimeoutError';
-  readonly idleTimeoutMs: number;
 
-  constructor(idleTimeoutMs: number) {
+  constructor(readonly idleTimeoutMs: number) {
     super(`The agent stream sent nothing for ${idleTimeoutMs} ms`);
-    this.idleTimeoutMs = idleTimeoutMs;
   }
 }
 
 /** One Server-Sent Event was larger than the limit; the stream was closed. */
 export class StreamEventTooLargeError extends DataworkzError {
   override name = 'StreamEventTooLargeError';
-  readonly maxEventBytes: number;
 
-  constructor(maxEventBytes: number) {
+  constructor(readonly maxEventBytes: number) {
     super(`An event of the agent stream exceeded ${maxEventBytes} bytes`);
-    this.maxEventBytes = maxEventBytes;
   }
 }
 
