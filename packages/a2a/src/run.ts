@@ -26,7 +26,6 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
   readonly #connection: RunConnection;
   readonly #options: RunOptions;
   readonly #controller = new AbortController();
-  /** Set once the run is iterated. */
   #answer: RunAnswer | undefined;
 
   /** @internal Runs are made by `streamAgent`. */
@@ -67,10 +66,9 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
     const onAbort = () => controller.abort(callerSignal?.reason);
     if (callerSignal?.aborted) onAbort();
     else if (callerSignal) {
+      const forget = () => callerSignal.removeEventListener('abort', onAbort);
       callerSignal.addEventListener('abort', onAbort, { once: true });
-      signal.addEventListener('abort', () => callerSignal.removeEventListener('abort', onAbort), {
-        once: true,
-      });
+      signal.addEventListener('abort', forget, { once: true });
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
     if (timeoutMs !== undefined && timeoutMs < MAX_TIMER_MS && !signal.aborted) {
@@ -104,14 +102,11 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
   toReadableStream(): ReadableStream<AgentEvent> {
     const iterator = this[Symbol.asyncIterator]();
     return new ReadableStream<AgentEvent>({
+      // A rejection errors the stream.
       async pull(controller) {
-        try {
-          const next = await iterator.next();
-          if (next.done) controller.close();
-          else controller.enqueue(next.value);
-        } catch (error) {
-          controller.error(error);
-        }
+        const next = await iterator.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
       },
       async cancel() {
         await iterator.return?.();
