@@ -40,14 +40,12 @@ export function sseBody(body: ReadableStream<Uint8Array>, limits: SseBodyLimits)
   };
   if (idleMs > 0 && Number.isFinite(idleMs)) watch(idleMs);
   // The signal outlives this body (a run's resumed attempts share it): the listener goes with the body.
-  const stop = () => {
+  const close = (reason: unknown) => {
     clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);
+    return reader.cancel(reason).catch(() => {});
   };
-  const onAbort = () => {
-    stop();
-    reader.cancel(signal.reason).catch(() => {});
-  };
+  const onAbort = () => close(signal.reason);
   if (signal.aborted) onAbort();
   else signal.addEventListener('abort', onAbort, { once: true });
 
@@ -72,23 +70,19 @@ export function sseBody(body: ReadableStream<Uint8Array>, limits: SseBodyLimits)
                 : signal.aborted
                   ? new APIUserAbortError(undefined, { cause: error })
                   : new APIConnectionError('The connection to the agent stream broke off', { cause: error });
-            stop();
-            reader.cancel(failure).catch(() => {});
+            close(failure);
             // What came before the failure is read first: an error now would discard it.
             if (emitted) return;
             throw failure;
           }
           if (result.done) {
-            stop();
+            close(undefined);
             controller.close();
             return;
           }
         }
       },
-      cancel(reason) {
-        stop();
-        return reader.cancel(reason).catch(() => {});
-      },
+      cancel: close,
     },
     { highWaterMark: 0 },
   );
