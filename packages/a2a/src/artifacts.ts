@@ -50,18 +50,15 @@ export class ArtifactAssembly {
   }
 
   result(): A2AArtifact[] {
-    const artifacts: A2AArtifact[] = [];
-    for (const assembly of this.#byId.values()) {
-      flush(assembly);
-      artifacts.push(assembly.artifact);
-    }
-    return artifacts;
+    return Array.from(this.#byId.values(), flush);
   }
 }
 
-function flush(assembly: Assembly): void {
+/** Appends the pending text; returns the artifact. */
+function flush(assembly: Assembly): A2AArtifact {
   if (assembly.open && assembly.pending.length > 0) {
     assembly.open.text += assembly.pending.join('');
     assembly.pending = [];
   }
+  return assembly.artifact;
 }

@@ -37,9 +37,7 @@ function isJsonRpc(binding: unknown): boolean {
 
 // `1.0`, `1.0.0` and `1.2` are all the v1 line (minor versions are backwards compatible); `0.3.x` is v0.3.
 function lineOf(version: string): ProtocolVersion | undefined {
-  if (/^1(\.\d+)*$/.test(version)) return '1.0';
-  if (/^0\.3(\.\d+)*$/.test(version)) return '0.3';
-  return undefined;
+  return /^1(\.\d+)*$/.test(version) ? '1.0' : /^0\.3(\.\d+)*$/.test(version) ? '0.3' : undefined;
 }
 
 /** The version to speak with an agent, from its card's `supportedInterfaces` (v1.0) or top level (v0.3). */
