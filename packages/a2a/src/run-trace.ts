@@ -22,16 +22,19 @@ let instruments: { provider: MeterProvider; duration: Histogram } | undefined;
 function durationHistogram(): Histogram {
   const provider = metrics.getMeterProvider();
   if (instruments?.provider !== provider) {
-    instruments = {
-      provider,
-      duration: provider.getMeter(SCOPE).createHistogram('gen_ai.client.operation.duration', {
-        unit: 's',
-        description: 'Duration of agent runs, from the message sent to the run’s end, resumes included.',
-        advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-      }),
-    };
+    const duration = provider.getMeter(SCOPE).createHistogram('gen_ai.client.operation.duration', {
+      unit: 's',
+      description: 'Duration of agent runs, from the message sent to the run’s end, resumes included.',
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+    });
+    instruments = { provider, duration };
   }
   return instruments.duration;
+}
+
+/** A message of the GenAI conventions, made of one text part. */
+function messages(role: string, content: string): string {
+  return JSON.stringify([{ role, parts: [{ type: 'text', content }] }]);
 }
 
 // The task update's fields a span event carries, each as `dataworkz.task_update.<its snake_case name>`.
@@ -77,8 +80,7 @@ export class RunTrace {
     const attributes: Attributes = { ...this.common, 'gen_ai.agent.id': agentId };
     if (agentName !== undefined) attributes['gen_ai.agent.name'] = agentName;
     if (this.agent.dw.captureContent && input !== undefined) {
-      const parts = [{ type: 'text', content: input }];
-      attributes['gen_ai.input.messages'] = JSON.stringify([{ role: 'user', parts }]);
+      attributes['gen_ai.input.messages'] = messages('user', input);
     }
     span.setAttributes(attributes);
   }
@@ -127,10 +129,8 @@ export class RunTrace {
     const span = this.span;
     if (span?.isRecording()) {
       span.setAttribute('dataworkz.task.state', answer.state);
-      if (this.agent.dw.captureContent) {
-        const parts = [{ type: 'text', content: answer.answer }];
-        span.setAttribute('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', parts }]));
-      }
+      if (this.agent.dw.captureContent)
+        span.setAttribute('gen_ai.output.messages', messages('assistant', answer.answer));
     }
     this.end(undefined);
   }
