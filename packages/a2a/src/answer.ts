@@ -23,12 +23,9 @@ export interface FinalAnswer {
 }
 
 function finalAnswerOf(event: AgentEvent, artifacts: A2AArtifact[]): FinalAnswer {
-  const message =
-    event.type === 'status' || event.type === 'message'
-      ? event.message
-      : event.type === 'task'
-        ? event.task.status?.message
-        : undefined;
+  let message: A2AMessage | undefined;
+  if (event.type === 'status' || event.type === 'message') message = event.message;
+  else if (event.type === 'task') message = event.task.status?.message;
   const state: TaskState = event.type === 'status' || event.type === 'task' ? event.state : 'completed';
   const answer = textOf(message) || artifacts.map((artifact) => textOf(artifact)).join('');
   return { answer, state, taskId: event.taskId, contextId: event.contextId, message, artifacts, event };
@@ -45,7 +42,6 @@ export class RunAnswer {
   contextId: string | undefined;
   /** The last A2A event received, for an IncompleteStreamError. */
   last: A2AStreamEvent | undefined;
-  /** The final event was seen: the answer is settled. */
   answered = false;
   #state: TaskState | undefined;
   /** The id of the last status message delivered, so a snapshot's copy of it is not delivered twice. */
@@ -116,7 +112,6 @@ export class RunAnswer {
     } else this.#settle.resolve(answer);
   }
 
-  /** Ends the run with an error, unless its answer is settled already. */
   fail(error: unknown): void {
     this.answered = true;
     this.#settle.reject(error);

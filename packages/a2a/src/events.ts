@@ -99,6 +99,7 @@ export type AgentEvent =
   | AgentUnknownEvent;
 
 type Json = { [key: string]: unknown };
+type TaskUpdateBase = Omit<AgentTaskUpdateEvent, 'type' | 'data' | 'metadata'>;
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -114,11 +115,7 @@ export function textOf(holder: unknown): string {
 }
 
 /** Adds to `events` the task updates a message carries; returns how many of its parts are not. */
-function addTaskUpdates(
-  events: AgentEvent[],
-  message: unknown,
-  base: Omit<AgentTaskUpdateEvent, 'type' | 'data' | 'metadata'>,
-): number {
+function addTaskUpdates(events: AgentEvent[], message: unknown, base: TaskUpdateBase): number {
   const parts = isObject(message) ? message.parts : undefined;
   if (!Array.isArray(parts)) return 0;
   let rest = 0;

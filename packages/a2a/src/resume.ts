@@ -22,7 +22,6 @@ export interface ResumeOptions {
   maxTotalMs?: number | undefined;
 }
 
-/** The resume options in force, every field set. */
 export type ResumePolicy = { [Name in keyof ResumeOptions]-?: number };
 
 const DEFAULTS: ResumePolicy = {
@@ -36,13 +35,9 @@ const DEFAULTS: ResumePolicy = {
 function checked(name: keyof ResumePolicy, value: number | undefined, integer: boolean): number {
   if (value === undefined) return DEFAULTS[name];
   const ok = typeof value === 'number' && (integer ? Number.isInteger(value) && value >= 1 : value >= 0);
-  if (!ok || !Number.isFinite(value)) {
-    throw new InvalidParameterError(
-      `resume.${name}`,
-      `resume.${name} must be ${integer ? 'a positive integer' : 'a non-negative number of milliseconds'}.`,
-    );
-  }
-  return value;
+  if (ok && Number.isFinite(value)) return value;
+  const what = integer ? 'a positive integer' : 'a non-negative number of milliseconds';
+  throw new InvalidParameterError(`resume.${name}`, `resume.${name} must be ${what}.`);
 }
 
 /** The policy for `resume` as given: on by default, off with `false`. Invalid values throw at once. */

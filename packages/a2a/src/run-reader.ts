@@ -35,7 +35,6 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value:
  */
 export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
   #stream: Stream | undefined;
-  /** The stream's first result, when read already. */
   #first: Read | undefined;
   /** The events of one A2A event, and the next of them to deliver. */
   #queue: AgentEvent[] = [];

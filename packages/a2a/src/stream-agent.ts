@@ -84,12 +84,9 @@ function checked(name: string, value: number | undefined, positive: boolean): nu
  * ```
  */
 export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgentOptions): AgentRun {
-  const { llmId } = options;
-  const agent = new AgentLink(dw, agentId, options.protocol, {
-    llmId,
-    properties: serializeProperties(options.properties),
-  });
-  optionalId('llmId', llmId);
+  const query = { llmId: options.llmId, properties: serializeProperties(options.properties) };
+  const agent = new AgentLink(dw, agentId, options.protocol, query);
+  optionalId('llmId', options.llmId);
   // Read once: what is sent is what was checked, whatever getters do later.
   const contextValues =
     options.contextValues === undefined
@@ -157,7 +154,6 @@ function newMessageId(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** The user message of a turn: the text first, then any further parts. */
 function userMessage(input: StreamAgentOptions): A2AMessage {
   if (input.text !== undefined && typeof input.text !== 'string') {
     throw new InvalidParameterError('text', 'text must be a string.');

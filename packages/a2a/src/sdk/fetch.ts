@@ -48,7 +48,6 @@ export function sdkFetch(dw: Dataworkz, options: SdkFetchOptions): SdkFetch {
   };
 }
 
-/** The JSON-RPC error a body carries, if it is a JSON-RPC error response. */
 export function jsonRpcErrorOf(body: unknown): JsonRpcError | undefined {
   const error = (body as { error?: { code?: unknown; message?: unknown; data?: unknown } } | null)?.error;
   if (typeof error !== 'object' || error === null || typeof error.code !== 'number') return undefined;

@@ -29,7 +29,6 @@ export interface AgentTransport {
   cancelTask(params: TaskParams, options: CallOptions): Promise<A2ATask>;
 }
 
-/** The transport of a version for an agent's endpoint, every request made through `fetchImpl`. */
 export function transportFor(version: ProtocolVersion, endpoint: string, fetch: SdkFetch): AgentTransport {
   return version === '1.0' ? v1Transport(endpoint, fetch) : v03Transport(endpoint, fetch);
 }
