@@ -2,7 +2,6 @@ import {
   APIConnectionError,
   APIError,
   APIUserAbortError,
-  backoffDelay,
   InvalidParameterError,
   MalformedResponseError,
 } from '@dataworkz/client';
@@ -52,11 +51,6 @@ export function resumePolicy(option: boolean | ResumeOptions | undefined): Resum
     policy[name] = checked(name, option[name], name === 'maxAttempts');
   }
   return policy;
-}
-
-/** The wait before attempt number `attempt` (1 for the first), with jitter. */
-export function resumeDelay(policy: ResumePolicy, attempt: number): number {
-  return backoffDelay(attempt - 1, { initialDelayMs: policy.initialDelayMs, maxDelayMs: policy.maxDelayMs });
 }
 
 /** Whether the connection went away (a reset, a cut, an early end, an idle time-out): worth resuming. */

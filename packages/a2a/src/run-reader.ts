@@ -1,10 +1,10 @@
-import { APIUserAbortError, type DataworkzError, type Redactor } from '@dataworkz/client';
+import { APIUserAbortError, backoffDelay, type DataworkzError, type Redactor } from '@dataworkz/client';
 import type { A2AStreamEvent, A2ATask } from './a2a-types.js';
 import type { RunAnswer } from './answer.js';
 import { IncompleteStreamError, ResumeFailedError } from './errors.js';
 import type { AgentEvent, AgentResumedEvent } from './events.js';
 import { toRunError } from './failure.js';
-import { isRefusal, isStreamBreak, isTransient, pause, type ResumePolicy, resumeDelay } from './resume.js';
+import { isRefusal, isStreamBreak, isTransient, pause, type ResumePolicy } from './resume.js';
 
 type Stream = AsyncIterator<A2AStreamEvent, void, undefined>;
 type Read = IteratorResult<A2AStreamEvent, void>;
@@ -238,7 +238,7 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
     this.#closeStream();
     for (;;) {
       if (this.#attempts >= policy.maxAttempts) throw this.#resumeFailed(taskId, gap.lastError, false);
-      const delay = resumeDelay(policy, this.#attempts + 1);
+      const delay = backoffDelay(this.#attempts, policy);
       if (this.#resumingTime() + delay > policy.maxTotalMs) {
         throw this.#resumeFailed(taskId, gap.lastError, true);
       }
