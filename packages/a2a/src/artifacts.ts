@@ -4,11 +4,7 @@ import type { A2AArtifact, A2APart, A2ATextPart } from './a2a-types.js';
 const JOIN_EVERY = 64;
 
 /** `open`: the run's own last text part, which later text chunks extend once `pending` is flushed. */
-interface Assembly {
-  artifact: A2AArtifact;
-  open: A2ATextPart | undefined;
-  pending: string[];
-}
+type Assembly = { artifact: A2AArtifact; open: A2ATextPart | undefined; pending: string[] };
 
 function isPlainText(part: A2APart): part is A2ATextPart {
   return part.kind === 'text' && typeof part.text === 'string' && part.metadata === undefined;

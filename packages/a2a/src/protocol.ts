@@ -6,10 +6,7 @@ export type ProtocolVersion = '0.3' | '1.0';
 export type A2AProtocol = 'auto' | '0.3' | '1.0';
 
 /** The version one call speaks, and the card's URL for it when it names one. */
-export interface ProtocolChoice {
-  version: ProtocolVersion;
-  url?: string;
-}
+export type ProtocolChoice = { version: ProtocolVersion; url?: string };
 
 /** The agent card names no interface in a version this package speaks (or not the one forced). */
 export class UnsupportedProtocolError extends DataworkzError {
@@ -24,11 +21,7 @@ export class UnsupportedProtocolError extends DataworkzError {
   }
 }
 
-interface CardInterface {
-  url?: unknown;
-  protocolBinding?: unknown;
-  protocolVersion?: unknown;
-}
+type CardInterface = { url?: unknown; protocolBinding?: unknown; protocolVersion?: unknown };
 
 // Only the JSON-RPC binding is spoken; a v1.0 card may also list gRPC and HTTP+JSON interfaces.
 function isJsonRpc(binding: unknown): boolean {

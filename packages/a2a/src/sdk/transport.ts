@@ -7,17 +7,11 @@ import type { SdkFetch } from './fetch.js';
 import { messageToV1, streamEventFromV1, taskFromV1 } from './v1-adapter.js';
 
 /** `extensions`: the A2A extension URIs to activate, comma-separated, for the version's header. */
-interface CallOptions {
-  signal: AbortSignal;
-  extensions?: string | undefined;
-}
+type CallOptions = { signal: AbortSignal; extensions?: string | undefined };
 
 export type TaskKind = 'getTask' | 'cancelTask';
 
-export interface TaskParams {
-  id: string;
-  historyLength?: number | undefined;
-}
+export type TaskParams = { id: string; historyLength?: number | undefined };
 
 type Events = AsyncGenerator<A2AStreamEvent, void, undefined>;
 
