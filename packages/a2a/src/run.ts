@@ -5,8 +5,6 @@ import type { ResumePolicy } from './resume.js';
 import { type RunConnection, RunReader } from './run-reader.js';
 import type { RunTrace } from './run-trace.js';
 
-export type { FinalAnswer } from './answer.js';
-
 /** How a run is bounded; without `resume`, a break ends the run. */
 export interface RunOptions {
   signal?: AbortSignal | undefined;
