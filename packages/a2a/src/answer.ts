@@ -36,7 +36,7 @@ export class RunAnswer {
   /** Its rejection is handled: callers who never ask for it must not see it unhandled. */
   readonly final: Promise<FinalAnswer>;
   #settle!: { resolve(answer: FinalAnswer): void; reject(error: unknown): void };
-  readonly #artifacts = new ArtifactAssembly();
+  readonly artifacts = new ArtifactAssembly();
   /** The task the stream named: what a resumed run gets back to. */
   taskId: string | undefined;
   contextId: string | undefined;
@@ -66,7 +66,7 @@ export class RunAnswer {
 
   /** The events of a task's snapshot after a break: its artifacts replace the assembled ones. */
   fromSnapshot(task: A2ATask, resumed: ((task: A2ATask) => AgentResumedEvent) | undefined): AgentEvent[] {
-    this.#artifacts.replace(Array.isArray(task.artifacts) ? task.artifacts : []);
+    this.artifacts.replace(Array.isArray(task.artifacts) ? task.artifacts : []);
     const state = task.status?.state;
     const messageId = task.status?.message?.messageId;
     const events: AgentEvent[] = resumed ? [resumed(task)] : [];
@@ -88,10 +88,6 @@ export class RunAnswer {
     this.#statusMessageId = status?.message?.messageId ?? this.#statusMessageId;
   }
 
-  artifacts(): A2AArtifact[] {
-    return this.#artifacts.result();
-  }
-
   /** Takes in the events to deliver; the answer is settled before the final one goes (a consumer may stop). */
   take(events: readonly AgentEvent[], redact: Redactor): void {
     let finalEvent: AgentEvent | undefined;
@@ -99,12 +95,12 @@ export class RunAnswer {
       this.observe?.(event);
       this.taskId = event.taskId ?? this.taskId;
       this.contextId = event.contextId ?? this.contextId;
-      if (event.type === 'artifact') this.#artifacts.add(event.artifact, event.append);
+      if (event.type === 'artifact') this.artifacts.add(event.artifact, event.append);
       if (event.final && !finalEvent) finalEvent = event;
     }
     if (!finalEvent || this.answered) return;
     this.answered = true;
-    const answer = finalAnswerOf(finalEvent, this.#artifacts.result());
+    const answer = finalAnswerOf(finalEvent, this.artifacts.result());
     if (hasFailed(answer.state)) {
       // The agent's text is redacted before the message quotes (and cuts) it.
       const reason = redact(answer.answer);

@@ -215,7 +215,7 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
       attempts: this.#attempts,
       error: gap.error,
       state: task?.status?.state,
-      artifacts: this.answer.artifacts(),
+      artifacts: this.answer.artifacts.result(),
     };
   }
 
