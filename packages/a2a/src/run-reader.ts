@@ -189,8 +189,7 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
         // No snapshot first: a server could replay the same events on each resubscription, so such a
         // stream does not earn back the attempts.
         this.#anchored = false;
-        const resumed = this.#resumed(undefined, 'resubscribe');
-        return [resumed, ...this.answer.fromStream(raw)];
+        return [this.#resumed(undefined, 'resubscribe'), ...this.answer.fromStream(raw)];
       }
     }
     if (this.#anchored) this.#attempts = 0;

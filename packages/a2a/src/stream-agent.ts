@@ -88,10 +88,8 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
   const agent = new AgentLink(dw, agentId, options.protocol, query);
   optionalId('llmId', options.llmId);
   // Read once: what is sent is what was checked, whatever getters do later.
-  const contextValues =
-    options.contextValues === undefined
-      ? undefined
-      : snapshotContextValues(options.contextValues, 'contextValues');
+  const { contextValues: given } = options;
+  const contextValues = given === undefined ? undefined : snapshotContextValues(given, 'contextValues');
   const message = userMessage(options);
   const idleTimeoutMs = checked('idleTimeoutMs', options.idleTimeoutMs, false) ?? DEFAULT_IDLE_TIMEOUT_MS;
   const maxEventBytes = checked('maxEventBytes', options.maxEventBytes, false) ?? DEFAULT_MAX_EVENT_BYTES;
@@ -111,7 +109,6 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
   };
   // Settled by the message's request; a resubscription sends the same extensions.
   let extensions = '';
-
   // Inside the run's trace context, so the card reads and task calls are the run's children too.
   const connection: RunConnection = {
     open: (signal) =>
@@ -161,18 +158,12 @@ function userMessage(input: StreamAgentOptions): A2AMessage {
   if (input.parts !== undefined && !Array.isArray(input.parts)) {
     throw new InvalidParameterError('parts', 'parts must be an array of A2A parts.');
   }
-  const parts: A2APart[] = [
-    ...(input.text ? [{ kind: 'text' as const, text: input.text }] : []),
-    ...(input.parts ?? []),
-  ];
+  const parts: A2APart[] = [...(input.parts ?? [])];
+  if (input.text) parts.unshift({ kind: 'text', text: input.text });
   if (parts.length === 0)
     throw new InvalidParameterError('text', 'A message needs text or at least one part.');
-  const message: A2AMessage = {
-    kind: 'message',
-    role: 'user',
-    messageId: optionalId('messageId', input.messageId) ?? newMessageId(),
-    parts,
-  };
+  const messageId = optionalId('messageId', input.messageId) ?? newMessageId();
+  const message: A2AMessage = { kind: 'message', role: 'user', messageId, parts };
   const contextId = optionalId('contextId', input.contextId);
   const taskId = optionalId('taskId', input.taskId);
   if (contextId) message.contextId = contextId;

@@ -67,10 +67,6 @@ async function notAStream(response: Response, contentType: string, redact: Redac
   const body = await readErrorBody(response, redact);
   const rpcError = jsonRpcErrorOf(body);
   if (rpcError) return redact(rpcError);
-  return new NotAStreamError(
-    response.status,
-    body,
-    response.headers,
-    `Expected an event stream but got ${contentType || 'no content type'} (status ${response.status}): ${serverMessage(body)}`,
-  );
+  const message = `Expected an event stream but got ${contentType || 'no content type'} (status ${response.status}): ${serverMessage(body)}`;
+  return new NotAStreamError(response.status, body, response.headers, message);
 }
