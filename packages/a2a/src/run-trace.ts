@@ -129,8 +129,9 @@ export class RunTrace {
     const span = this.span;
     if (span?.isRecording()) {
       span.setAttribute('dataworkz.task.state', answer.state);
-      if (this.agent.dw.captureContent)
+      if (this.agent.dw.captureContent) {
         span.setAttribute('gen_ai.output.messages', messages('assistant', answer.answer));
+      }
     }
     this.end(undefined);
   }

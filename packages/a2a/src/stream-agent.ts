@@ -160,8 +160,9 @@ function userMessage(input: StreamAgentOptions): A2AMessage {
   }
   const parts: A2APart[] = [...(input.parts ?? [])];
   if (input.text) parts.unshift({ kind: 'text', text: input.text });
-  if (parts.length === 0)
+  if (parts.length === 0) {
     throw new InvalidParameterError('text', 'A message needs text or at least one part.');
+  }
   const messageId = optionalId('messageId', input.messageId) ?? newMessageId();
   const message: A2AMessage = { kind: 'message', role: 'user', messageId, parts };
   const contextId = optionalId('contextId', input.contextId);

@@ -24,7 +24,8 @@ const EVENT_STREAM = /^\s*text\/event-stream\s*(;|$)/i;
 
 /**
  * A `fetch` for the SDK through the client's `authorizedFetch`, whose typed errors the SDK's would lose.
- * A stream's answer is checked first: 0.3.14 misreports a JSON-RPC error body, and matches case.
+ * A stream's answer is checked before the SDK sees it: 0.3.14 calls a JSON-RPC error body a wrong
+ * content type, and compares the content type exactly.
  */
 export function sdkFetch(dw: Dataworkz, options: SdkFetchOptions): SdkFetch {
   return async (input, init = {}) => {
