@@ -1,5 +1,4 @@
-// The A2A v0.3 wire shapes this package reads, declared here so that the SDK's types stay out of the
-// public API; the SDK's own objects are assignable to them.
+// The A2A v0.3 wire shapes this package reads, declared here to keep the SDK's types out of the public API.
 
 /** A2A v0.3 task states (`unknown` included); other strings pass through untouched. */
 export type TaskState =

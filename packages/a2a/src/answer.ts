@@ -23,71 +23,54 @@ export interface FinalAnswer {
 }
 
 function finalAnswerOf(event: AgentEvent, artifacts: A2AArtifact[]): FinalAnswer {
-  const message =
-    event.type === 'status' || event.type === 'message'
-      ? event.message
-      : event.type === 'task'
-        ? event.task.status?.message
-        : undefined;
+  let message: A2AMessage | undefined;
+  if (event.type === 'status' || event.type === 'message') message = event.message;
+  else if (event.type === 'task') message = event.task.status?.message;
   const state: TaskState = event.type === 'status' || event.type === 'task' ? event.state : 'completed';
   const answer = textOf(message) || artifacts.map((artifact) => textOf(artifact)).join('');
   return { answer, state, taskId: event.taskId, contextId: event.contextId, message, artifacts, event };
 }
 
-/**
- * What a run has heard of its task, folded from the events as they come (from a stream, or from a
- * snapshot of the task after a break), and the final answer settled at the final event.
- */
+/** What a run has heard of its task, folded from its events, and the answer settled at the final one. */
 export class RunAnswer {
-  /** The final answer (its rejection handled: callers who never ask for it must not see it unhandled). */
+  /** Its rejection is handled: callers who never ask for it must not see it unhandled. */
   readonly final: Promise<FinalAnswer>;
   #settle!: { resolve(answer: FinalAnswer): void; reject(error: unknown): void };
-  /** Told of every event taken in, when something (the run's span) watches them. */
-  readonly #observe: ((event: AgentEvent) => void) | undefined;
-  readonly #artifacts = new ArtifactAssembly();
+  readonly artifacts = new ArtifactAssembly();
   /** The task the stream named: what a resumed run gets back to. */
   taskId: string | undefined;
   contextId: string | undefined;
   /** The last A2A event received, for an IncompleteStreamError. */
   last: A2AStreamEvent | undefined;
-  /** The final event was seen: the answer is settled. */
   answered = false;
   #state: TaskState | undefined;
   /** The id of the last status message delivered, so a snapshot's copy of it is not delivered twice. */
   #statusMessageId: string | undefined;
 
-  constructor(observe?: (event: AgentEvent) => void) {
+  /** `observe` is told of every event taken in, when the run's span watches them. */
+  constructor(private readonly observe?: (event: AgentEvent) => void) {
     this.final = new Promise((resolve, reject) => {
       this.#settle = { resolve, reject };
     });
     this.final.catch(() => {});
-    this.#observe = observe;
   }
 
   fromStream(raw: A2AStreamEvent): AgentEvent[] {
     if (typeof (raw as { kind?: unknown } | null)?.kind !== 'string') {
       throw new StreamProtocolError('An agent stream event carries no A2A event');
     }
+    if (raw.kind === 'status-update' || raw.kind === 'task') this.#saw(raw);
     this.last = raw;
-    if (raw.kind === 'status-update' || raw.kind === 'task') {
-      this.#state = raw.status?.state ?? this.#state;
-      this.#statusMessageId = raw.status?.message?.messageId ?? this.#statusMessageId;
-    }
     return toAgentEvents(raw);
   }
 
-  /**
-   * The events of a task as it stands, after a break: its artifacts replace the assembled ones (they
-   * hold every chunk so far); its status is told unless it is what the stream last told, or the
-   * snapshot marks the end of a gap (`resumed`, which goes first): its status message's task updates
-   * unless the stream delivered that message already (told by its id), then the task itself, final
-   * when the task has ended or waits on the user.
-   */
+  /** The events of a task's snapshot after a break: its artifacts replace the assembled ones. */
   fromSnapshot(task: A2ATask, resumed: ((task: A2ATask) => AgentResumedEvent) | undefined): AgentEvent[] {
-    this.#artifacts.replace(Array.isArray(task.artifacts) ? task.artifacts : []);
+    this.artifacts.replace(Array.isArray(task.artifacts) ? task.artifacts : []);
     const state = task.status?.state;
     const messageId = task.status?.message?.messageId;
     const events: AgentEvent[] = resumed ? [resumed(task)] : [];
+    // Its status is told if new or after a gap, its message's task updates unless delivered already.
     if (resumed || endsRun(state) || state !== this.#state || messageId !== this.#statusMessageId) {
       const seen = this.#statusMessageId !== undefined && messageId === this.#statusMessageId;
       for (const event of toAgentEvents(task)) {
@@ -95,32 +78,29 @@ export class RunAnswer {
         else if (!seen) events.push(event);
       }
     }
+    this.#saw(task);
     this.last = task;
-    this.#state = state ?? this.#state;
-    this.#statusMessageId = messageId ?? this.#statusMessageId;
     return events;
   }
 
-  artifacts(): A2AArtifact[] {
-    return this.#artifacts.result();
+  #saw({ status }: Pick<A2ATask, 'status'>): void {
+    this.#state = status?.state ?? this.#state;
+    this.#statusMessageId = status?.message?.messageId ?? this.#statusMessageId;
   }
 
-  /**
-   * Takes in the events about to be delivered, and settles the answer at the final one, before it is
-   * delivered: a consumer may stop right there. `redact` removes the credential from the agent's text.
-   */
+  /** Takes in the events to deliver; the answer is settled before the final one goes (a consumer may stop). */
   take(events: readonly AgentEvent[], redact: Redactor): void {
     let finalEvent: AgentEvent | undefined;
     for (const event of events) {
-      this.#observe?.(event);
+      this.observe?.(event);
       this.taskId = event.taskId ?? this.taskId;
       this.contextId = event.contextId ?? this.contextId;
-      if (event.type === 'artifact') this.#artifacts.add(event.artifact, event.append);
+      if (event.type === 'artifact') this.artifacts.add(event.artifact, event.append);
       if (event.final && !finalEvent) finalEvent = event;
     }
     if (!finalEvent || this.answered) return;
     this.answered = true;
-    const answer = finalAnswerOf(finalEvent, this.#artifacts.result());
+    const answer = finalAnswerOf(finalEvent, this.artifacts.result());
     if (hasFailed(answer.state)) {
       // The agent's text is redacted before the message quotes (and cuts) it.
       const reason = redact(answer.answer);
@@ -128,7 +108,6 @@ export class RunAnswer {
     } else this.#settle.resolve(answer);
   }
 
-  /** Ends the run with an error, unless its answer is settled already. */
   fail(error: unknown): void {
     this.answered = true;
     this.#settle.reject(error);

@@ -3,23 +3,14 @@ import type { A2AArtifact, A2APart, A2ATextPart } from './a2a-types.js';
 // Text chunks are joined in groups this size: a long stream keeps a few long strings, not one per chunk.
 const JOIN_EVERY = 64;
 
-interface Assembly {
-  artifact: A2AArtifact;
-  /** The run's own last text part (no metadata), which later text chunks extend. */
-  open: A2ATextPart | undefined;
-  /** Text waiting to be appended to `open`. */
-  pending: string[];
-}
+/** `open`: the run's own last text part, which later text chunks extend once `pending` is flushed. */
+type Assembly = { artifact: A2AArtifact; open: A2ATextPart | undefined; pending: string[] };
 
 function isPlainText(part: A2APart): part is A2ATextPart {
   return part.kind === 'text' && typeof part.text === 'string' && part.metadata === undefined;
 }
 
-/**
- * The artifacts of a run, chunks assembled as they arrive: `append` chunks extend their artifact, and
- * adjacent text parts without metadata are merged into one, so a stream of many chunks holds one
- * string per part rather than one part object per chunk.
- */
+/** The artifacts of a run, chunks assembled: adjacent plain text parts merge, so few strings are kept. */
 export class ArtifactAssembly {
   readonly #byId = new Map<string, Assembly>();
 
@@ -48,29 +39,22 @@ export class ArtifactAssembly {
     }
   }
 
-  /**
-   * Starts again from a task's own record of its artifacts (a resumed run's snapshot): it holds every
-   * chunk sent so far, those the stream delivered and those it missed, so nothing is counted twice.
-   */
+  /** Starts again from a task's snapshot: it holds every chunk so far, delivered or missed. */
   replace(artifacts: readonly A2AArtifact[]): void {
     this.#byId.clear();
     for (const artifact of artifacts) this.add(artifact, false);
   }
 
-  /** The artifacts so far, in the order they first arrived. */
   result(): A2AArtifact[] {
-    const artifacts: A2AArtifact[] = [];
-    for (const assembly of this.#byId.values()) {
-      flush(assembly);
-      artifacts.push(assembly.artifact);
-    }
-    return artifacts;
+    return Array.from(this.#byId.values(), flush);
   }
 }
 
-function flush(assembly: Assembly): void {
+/** Appends the pending text; returns the artifact. */
+function flush(assembly: Assembly): A2AArtifact {
   if (assembly.open && assembly.pending.length > 0) {
     assembly.open.text += assembly.pending.join('');
     assembly.pending = [];
   }
+  return assembly.artifact;
 }

@@ -22,10 +22,7 @@ export class JsonRpcError extends DataworkzError {
   }
 }
 
-/**
- * The service could not determine which LLM to use: no `llmId` was given, the agent has none and the
- * account has no default. `cause` is the error as the service reported it.
- */
+/** No `llmId` was given, and neither the agent nor the account has one; `cause` is the service's error. */
 export class NoLlmError extends DataworkzError {
   override name = 'NoLlmError';
   constructor(cause: DataworkzError) {
@@ -51,22 +48,18 @@ export class IncompleteStreamError extends DataworkzError {
 /** No bytes arrived on the stream for longer than the idle time-out. */
 export class StreamIdleTimeoutError extends APIConnectionTimeoutError {
   override name = 'StreamIdleTimeoutError';
-  readonly idleTimeoutMs: number;
 
-  constructor(idleTimeoutMs: number) {
+  constructor(readonly idleTimeoutMs: number) {
     super(`The agent stream sent nothing for ${idleTimeoutMs} ms`);
-    this.idleTimeoutMs = idleTimeoutMs;
   }
 }
 
 /** One Server-Sent Event was larger than the limit; the stream was closed. */
 export class StreamEventTooLargeError extends DataworkzError {
   override name = 'StreamEventTooLargeError';
-  readonly maxEventBytes: number;
 
-  constructor(maxEventBytes: number) {
+  constructor(readonly maxEventBytes: number) {
     super(`An event of the agent stream exceeded ${maxEventBytes} bytes`);
-    this.maxEventBytes = maxEventBytes;
   }
 }
 
@@ -99,11 +92,7 @@ export class TaskFailedError extends DataworkzError {
   }
 }
 
-/**
- * The stream broke and the run could not get back to its task: every attempt to resubscribe (or to
- * read the task) failed, or the time allowed for resuming ran out. `cause` is the last attempt's
- * error, `streamError` the break itself.
- */
+/** The stream broke and the run could not get back to its task; `cause` is the last attempt's error. */
 export class ResumeFailedError extends APIConnectionError {
   override name = 'ResumeFailedError';
   readonly taskId: string;
@@ -120,10 +109,11 @@ export class ResumeFailedError extends APIConnectionError {
     cause: unknown,
     time: { elapsedMs: number; maxTotalMs?: number | undefined } = { elapsedMs: 0 },
   ) {
+    const tries = `${attempts} attempt${attempts === 1 ? '' : 's'}`;
     const what =
       time.maxTotalMs === undefined
-        ? `${attempts} attempt${attempts === 1 ? '' : 's'} to resume task ${taskId} failed`
-        : `task ${taskId} could not be resumed within resume.maxTotalMs (${time.maxTotalMs} ms; ${attempts} attempt${attempts === 1 ? '' : 's'} in a row)`;
+        ? `${tries} to resume task ${taskId} failed`
+        : `task ${taskId} could not be resumed within resume.maxTotalMs (${time.maxTotalMs} ms; ${tries} in a row)`;
     super(`The agent stream broke (${streamError.message}) and ${what}`, { cause });
     this.taskId = taskId;
     this.resumeAttempts = attempts;

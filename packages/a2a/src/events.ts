@@ -66,14 +66,10 @@ export interface AgentMessageEvent extends AgentEventBase<A2AMessage> {
   text: string;
 }
 
-/**
- * The stream broke and the run got back to its task (by resubscribing, or by reading the task when
- * the agent refuses resubscription). Task updates and messages sent during the gap may be missing;
- * the artifacts and the final answer are complete.
- */
+/** The stream broke and the run got back to its task; task updates sent during the gap may be missing. */
 export interface AgentResumedEvent extends AgentEventBase<A2ATask | undefined> {
   type: 'resumed';
-  /** How the run got back: a new subscription to the task, or reading it until it ends. */
+  /** How the run got back: resubscribing, or reading the task until it ends (the agent refused). */
   via: 'resubscribe' | 'poll';
   /** Time from the break to the task's snapshot, in ms. */
   gapMs: number;
@@ -103,6 +99,7 @@ export type AgentEvent =
   | AgentUnknownEvent;
 
 type Json = { [key: string]: unknown };
+type TaskUpdateBase = Omit<AgentTaskUpdateEvent, 'type' | 'data' | 'metadata'>;
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -117,12 +114,8 @@ export function textOf(holder: unknown): string {
   return text;
 }
 
-/** Adds to `events` the task updates a message carries; returns how many of its parts are something else. */
-function addTaskUpdates(
-  events: AgentEvent[],
-  message: unknown,
-  base: Omit<AgentTaskUpdateEvent, 'type' | 'data' | 'metadata'>,
-): number {
+/** Adds to `events` the task updates a message carries; returns how many of its parts are not. */
+function addTaskUpdates(events: AgentEvent[], message: unknown, base: TaskUpdateBase): number {
   const parts = isObject(message) ? message.parts : undefined;
   if (!Array.isArray(parts)) return 0;
   let rest = 0;
@@ -136,10 +129,7 @@ function addTaskUpdates(
   return rest;
 }
 
-/**
- * The events of one A2A stream event: task updates get their own events; a status change or message
- * made only of task updates yields nothing else, unless it is final.
- */
+/** The events of one A2A event; a status or message of task updates alone yields no more, unless final. */
 export function toAgentEvents(raw: unknown): AgentEvent[] {
   if (!isObject(raw)) throw new StreamProtocolError('An agent stream event is not a JSON object');
   const contextId = typeof raw.contextId === 'string' ? raw.contextId : undefined;
@@ -147,7 +137,7 @@ export function toAgentEvents(raw: unknown): AgentEvent[] {
   const taskId = typeof id === 'string' ? id : undefined;
   switch (raw.kind) {
     case 'artifact-update': {
-      // An answer chunk: by far the most frequent event of a long stream, so it is made first and directly.
+      // An answer chunk: by far the most frequent event, so it is made first and directly.
       const artifact = raw.artifact;
       if (!isObject(artifact)) throw new StreamProtocolError('An artifact-update event has no artifact');
       return [

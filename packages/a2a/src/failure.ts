@@ -6,28 +6,19 @@ import { jsonRpcErrorOf } from './sdk/fetch.js';
 const NO_LLM =
   /\bno\s+llm\b|\bllm\b[^.]*\b(?:could\s*not|cannot|can't|couldn't|unable\s+to)\s+be\s+(?:determined|found|resolved)|unable\s+to\s+(?:determine|resolve|find)\s+(?:an?\s+|the\s+)?llm|no\s+default\s+llm/i;
 
-function mentionsNoLlm(error: DataworkzError): boolean {
-  if (NO_LLM.test(error.message)) return true;
-  if (error instanceof APIError) {
-    const body = error.body;
-    if ((body as { code?: unknown } | null)?.code === 'LLM_NOT_DETERMINED') return true;
-    const text = typeof body === 'string' ? body : JSON.stringify(body ?? '');
-    return NO_LLM.test(text);
-  }
-  if (error instanceof JsonRpcError) return NO_LLM.test(JSON.stringify(error.data ?? ''));
-  return false;
-}
-
+/** A refusal that says no LLM could be determined is a NoLlmError. */
 function classify(error: DataworkzError): DataworkzError {
-  const refusal =
-    (error instanceof APIError && error.status >= 400 && error.status < 500) || error instanceof JsonRpcError;
-  return refusal && mentionsNoLlm(error) ? new NoLlmError(error) : error;
+  let text: string;
+  if (error instanceof APIError && error.status >= 400 && error.status < 500) {
+    const { body } = error;
+    if ((body as { code?: unknown } | null)?.code === 'LLM_NOT_DETERMINED') return new NoLlmError(error);
+    text = typeof body === 'string' ? body : JSON.stringify(body ?? '');
+  } else if (error instanceof JsonRpcError) text = JSON.stringify(error.data ?? '');
+  else return error;
+  return NO_LLM.test(error.message) || NO_LLM.test(text) ? new NoLlmError(error) : error;
 }
 
-/**
- * The JSON-RPC error an SDK error stands for: 0.3.14 keeps the response on `errorResponse` (of the
- * error, or of its `cause` for an error inside a stream); 1.x keeps `envelopeCode` and `data`.
- */
+/** The JSON-RPC error of an SDK error or its cause: 0.3.14's `errorResponse`, or 1.x's `envelopeCode`. */
 function sdkRpcError(error: Error): JsonRpcError | undefined {
   for (const candidate of [error, error.cause]) {
     if (!(candidate instanceof Error)) continue;

@@ -34,6 +34,7 @@ export type {
   TaskState,
 } from './a2a-types.js';
 export { getAgentCard } from './agent.js';
+export type { FinalAnswer } from './answer.js';
 export {
   IncompleteStreamError,
   JsonRpcError,
@@ -59,7 +60,7 @@ export {
 } from './events.js';
 export { type A2AProtocol, UnsupportedProtocolError } from './protocol.js';
 export type { ResumeOptions } from './resume.js';
-export { AgentRun, type FinalAnswer } from './run.js';
+export { AgentRun } from './run.js';
 export {
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_EVENT_BYTES,

@@ -1,17 +1,12 @@
 import { DataworkzError } from '@dataworkz/client';
 
-/** An A2A version this package speaks. */
 export type ProtocolVersion = '0.3' | '1.0';
 
 /** The A2A protocol versions this package speaks, or `auto` to follow the agent card. */
 export type A2AProtocol = 'auto' | '0.3' | '1.0';
 
-/** The version one call speaks, and the endpoint the card names for it. */
-export interface ProtocolChoice {
-  version: ProtocolVersion;
-  /** The card's URL for that version, when the card names one. */
-  url?: string;
-}
+/** The version one call speaks, and the card's URL for it when it names one. */
+export type ProtocolChoice = { version: ProtocolVersion; url?: string };
 
 /** The agent card names no interface in a version this package speaks (or not the one forced). */
 export class UnsupportedProtocolError extends DataworkzError {
@@ -26,11 +21,7 @@ export class UnsupportedProtocolError extends DataworkzError {
   }
 }
 
-interface CardInterface {
-  url?: unknown;
-  protocolBinding?: unknown;
-  protocolVersion?: unknown;
-}
+type CardInterface = { url?: unknown; protocolBinding?: unknown; protocolVersion?: unknown };
 
 // Only the JSON-RPC binding is spoken; a v1.0 card may also list gRPC and HTTP+JSON interfaces.
 function isJsonRpc(binding: unknown): boolean {
@@ -39,16 +30,10 @@ function isJsonRpc(binding: unknown): boolean {
 
 // `1.0`, `1.0.0` and `1.2` are all the v1 line (minor versions are backwards compatible); `0.3.x` is v0.3.
 function lineOf(version: string): ProtocolVersion | undefined {
-  if (/^1(\.\d+)*$/.test(version)) return '1.0';
-  if (/^0\.3(\.\d+)*$/.test(version)) return '0.3';
-  return undefined;
+  return /^1(\.\d+)*$/.test(version) ? '1.0' : /^0\.3(\.\d+)*$/.test(version) ? '0.3' : undefined;
 }
 
-/**
- * Which version to speak with an agent, read from its card: a v1.0 card lists `supportedInterfaces`
- * (each with `protocolBinding` and `protocolVersion`); a v0.3 card has a top-level `protocolVersion`
- * and `url` (and perhaps `additionalInterfaces`). `auto` prefers 1.0 when the card offers both.
- */
+/** The version to speak with an agent, from its card's `supportedInterfaces` (v1.0) or top level (v0.3). */
 export function selectProtocol(card: unknown, wanted: A2AProtocol = 'auto'): ProtocolChoice {
   const offered = new Map<ProtocolVersion, string | undefined>();
   const seen: string[] = [];

@@ -2,7 +2,6 @@ import {
   APIConnectionError,
   APIError,
   APIUserAbortError,
-  backoffDelay,
   InvalidParameterError,
   MalformedResponseError,
 } from '@dataworkz/client';
@@ -18,22 +17,11 @@ export interface ResumeOptions {
   maxDelayMs?: number | undefined;
   /** Wait between two reads of the task when the agent refuses resubscription, in ms. Default 1000. */
   pollIntervalMs?: number | undefined;
-  /**
-   * Longest time the run may spend getting back to its task, in ms, summed over all its gaps: from each
-   * break until a new stream delivers more than the task's snapshot, and all the time it reads a task
-   * that will not stream. Past it the run fails with ResumeFailedError. Default 300000 (5 minutes).
-   */
+  /** Longest time, over all its gaps, the run may spend getting back to its task, in ms. Default 300000. */
   maxTotalMs?: number | undefined;
 }
 
-/** The resume options in force, every field set; `undefined` when resuming is off. */
-export interface ResumePolicy {
-  maxAttempts: number;
-  initialDelayMs: number;
-  maxDelayMs: number;
-  pollIntervalMs: number;
-  maxTotalMs: number;
-}
+export type ResumePolicy = { [Name in keyof ResumeOptions]-?: number };
 
 const DEFAULTS: ResumePolicy = {
   maxAttempts: 5,
@@ -46,13 +34,9 @@ const DEFAULTS: ResumePolicy = {
 function checked(name: keyof ResumePolicy, value: number | undefined, integer: boolean): number {
   if (value === undefined) return DEFAULTS[name];
   const ok = typeof value === 'number' && (integer ? Number.isInteger(value) && value >= 1 : value >= 0);
-  if (!ok || !Number.isFinite(value)) {
-    throw new InvalidParameterError(
-      `resume.${name}`,
-      `resume.${name} must be ${integer ? 'a positive integer' : 'a non-negative number of milliseconds'}.`,
-    );
-  }
-  return value;
+  if (ok && Number.isFinite(value)) return value;
+  const what = integer ? 'a positive integer' : 'a non-negative number of milliseconds';
+  throw new InvalidParameterError(`resume.${name}`, `resume.${name} must be ${what}.`);
 }
 
 /** The policy for `resume` as given: on by default, off with `false`. Invalid values throw at once. */
@@ -69,34 +53,21 @@ export function resumePolicy(option: boolean | ResumeOptions | undefined): Resum
   return policy;
 }
 
-/** The wait before attempt number `attempt` (1 for the first), with jitter. */
-export function resumeDelay(policy: ResumePolicy, attempt: number): number {
-  return backoffDelay(attempt - 1, { initialDelayMs: policy.initialDelayMs, maxDelayMs: policy.maxDelayMs });
-}
-
-/**
- * Whether an error is the connection going away rather than the agent saying something: a reset, a
- * body cut off, a clean end before the final event, an idle time-out. Only these are worth resuming.
- */
+/** Whether the connection went away (a reset, a cut, an early end, an idle time-out): worth resuming. */
 export function isStreamBreak(error: unknown): boolean {
   return error instanceof APIConnectionError || error instanceof IncompleteStreamError;
 }
 
-/**
- * Whether the agent turned down the resubscription itself (as opposed to being unreachable): a
- * JSON-RPC error such as "unsupported operation", a JSON answer where a stream was asked for, or a
- * refusal status other than the credential's. The task may still be read with `tasks/get`.
- */
+/** Whether the agent turned the resubscription down (rather than being unreachable): it may still be read. */
 export function isRefusal(error: unknown): boolean {
   if (error instanceof JsonRpcError || error instanceof MalformedResponseError) return true;
-  if (!(error instanceof APIError)) return false;
-  return [400, 404, 405, 406, 415, 501].includes(error.status);
+  return error instanceof APIError && [400, 404, 405, 406, 415, 501].includes(error.status);
 }
 
 /** Whether another attempt may succeed: the connection broke again, or the server was briefly unable. */
 export function isTransient(error: unknown): boolean {
-  if (isStreamBreak(error)) return true;
-  return error instanceof APIError && (error.status === 408 || error.status === 429 || error.status >= 500);
+  const status = error instanceof APIError ? error.status : 0;
+  return isStreamBreak(error) || status === 408 || status === 429 || status >= 500;
 }
 
 /** Waits `ms`; rejects with APIUserAbortError when the run is stopped meanwhile. */

@@ -1,10 +1,10 @@
-import { APIUserAbortError, type DataworkzError, type Redactor } from '@dataworkz/client';
+import { APIUserAbortError, backoffDelay, type DataworkzError, type Redactor } from '@dataworkz/client';
 import type { A2AStreamEvent, A2ATask } from './a2a-types.js';
 import type { RunAnswer } from './answer.js';
 import { IncompleteStreamError, ResumeFailedError } from './errors.js';
 import type { AgentEvent, AgentResumedEvent } from './events.js';
 import { toRunError } from './failure.js';
-import { isRefusal, isStreamBreak, isTransient, pause, type ResumePolicy, resumeDelay } from './resume.js';
+import { isRefusal, isStreamBreak, isTransient, pause, type ResumePolicy } from './resume.js';
 
 type Stream = AsyncIterator<A2AStreamEvent, void, undefined>;
 type Read = IteratorResult<A2AStreamEvent, void>;
@@ -21,32 +21,19 @@ export interface RunConnection {
   readonly redact: Redactor;
 }
 
-/**
- * Where a run stands: reading the stream its message opened (or a resubscription that has gone live),
- * reading a resubscription that has delivered no more than the task's snapshot, or reading the task
- * with `tasks/get` because the agent will not stream it.
- */
+/** `resubscribed`: a resubscription has delivered no more than the task's snapshot so far. */
 type Phase = 'live' | 'resubscribed' | 'polling';
 
 /** A break the run is getting over: when it happened, what it was, and the last attempt's error. */
-interface Gap {
-  since: number;
-  error: DataworkzError;
-  lastError: unknown;
-}
+type Gap = { since: number; error: DataworkzError; lastError: unknown };
 
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 
 /**
- * The events of a run, read in one place: from its stream and, after a break, from a resubscription to
- * the task (or from reading it, when the agent refuses to stream it again), with a `resumed` event
- * marking each gap. Ends after the final event; rejects otherwise with what ended the run, typed and
- * redacted. Written by hand rather than as a generator: while a stream flows, an event costs one
- * reaction on the SDK's own `next()`, where a `yield` costs it several microtasks. Opening, resuming
- * and reading the task, rare by comparison, go through `#slow`.
+ * The events of a run, a `resumed` event marking each gap. Not a generator: a `yield` costs an event
+ * several microtasks where this costs one reaction on the SDK's `next()`.
  */
 export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
-  /** The SDK's stream at hand, and its first result when read already. */
   #stream: Stream | undefined;
   #first: Read | undefined;
   /** The events of one A2A event, and the next of them to deliver. */
@@ -59,11 +46,10 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
   #gap: Gap | undefined;
   /** What broke the stream last: the error a ResumeFailedError reports. */
   #lastBreak: DataworkzError | undefined;
-  /** Failed attempts in a row since the run last made progress. */
+  /** Failed attempts in a row since the run last made progress (on a stream that proves it: `#anchored`). */
   #attempts = 0;
-  /** The live stream proves the run goes on: progress on it earns back the attempts. */
   #anchored = true;
-  /** Time spent getting back to the task, in ms, over every gap so far; and when the current one began. */
+  /** Time spent getting back to the task over every gap so far, and when the current one began. */
   #resumingMs = 0;
   #resumingSince: number | undefined;
   #pollNow = false;
@@ -94,12 +80,12 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
       const again = () => this.next();
       return this.#reading.then(again, again);
     }
+    if (this.#closed) return Promise.resolve(DONE);
     if (this.#index < this.#queue.length) {
       // Events already in hand when the caller aborted are not delivered.
       if (this.#aborted && !this.answer.answered) return this.#slow({ error: this.signal.reason });
       return Promise.resolve({ done: false, value: this.#queue[this.#index++] as AgentEvent });
     }
-    if (this.#closed) return Promise.resolve(DONE);
     if (this.answer.answered) {
       this.#close();
       return Promise.resolve(DONE);
@@ -130,16 +116,12 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
     return this.#reading;
   };
 
-  /**
-   * The next event when the stream at hand cannot simply be read: opening the stream, getting over
-   * a break (`broke`), reading the task. Every path awaits before it ends, so `#reading` is set first.
-   */
+  /** The rare paths: opening, a break (`broke`), polling. Each awaits, so `#reading` is set first. */
   async #slow(broke: { error: unknown } | undefined): Promise<Result> {
     try {
       for (;;) {
         if (!broke && this.#phase === 'polling' && !this.#pollNow) {
-          // A task read, not streamed, is still being got back to: the reads count against the time
-          // allowed for resuming, or an agent that never ends its task would be read for ever.
+          // Reads count against the time allowed for resuming, or a task that never ends is read for ever.
           const { maxTotalMs, pollIntervalMs } = this.policy as ResumePolicy;
           if (this.#resumingTime() + pollIntervalMs > maxTotalMs) {
             throw this.#resumeFailed(this.answer.taskId as string, this.#lastBreak, true);
@@ -204,12 +186,10 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
       this.#resumingMs = this.#resumingTime();
       this.#resumingSince = undefined;
       if (this.#gap !== undefined) {
-        // No snapshot first: the gap is over all the same, but such a stream proves nothing about the
-        // run going on (a server could replay the same events on each resubscription): it does not
-        // earn back the attempts.
+        // No snapshot first: a server could replay the same events on each resubscription, so such a
+        // stream does not earn back the attempts.
         this.#anchored = false;
-        const resumed = this.#resumed(undefined, 'resubscribe');
-        return [resumed, ...this.answer.fromStream(raw)];
+        return [this.#resumed(undefined, 'resubscribe'), ...this.answer.fromStream(raw)];
       }
     }
     if (this.#anchored) this.#attempts = 0;
@@ -234,23 +214,18 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
       attempts: this.#attempts,
       error: gap.error,
       state: task?.status?.state,
-      artifacts: this.answer.artifacts(),
+      artifacts: this.answer.artifacts.result(),
     };
   }
 
-  /**
-   * Gets back to the task after `error` broke the run, or throws what ends it: waits, then
-   * resubscribes, until a stream opens or the attempts (or the time allowed for resuming) run out. A
-   * refusal turns to polling; so does a resubscription that ends right after its snapshot, since that
-   * agent will not stream the rest.
-   */
+  /** Gets back to the task after `error`, or throws what ends the run. */
   async #recover(error: DataworkzError): Promise<void> {
-    const policy = this.policy;
-    const signal = this.signal;
+    const { policy, signal } = this;
     const { taskId } = this.answer;
     if (policy === undefined || taskId === undefined || signal.aborted || this.answer.answered) throw error;
     const refused = this.#phase === 'resubscribed' && isRefusal(error);
     if (!(this.#phase === 'polling' ? isTransient(error) : isStreamBreak(error) || refused)) throw error;
+    // A resubscription that ends right after its snapshot: that agent will not stream the rest.
     if (refused || (this.#phase === 'resubscribed' && error instanceof IncompleteStreamError)) {
       this.#phase = 'polling';
     }
@@ -262,7 +237,7 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
     this.#closeStream();
     for (;;) {
       if (this.#attempts >= policy.maxAttempts) throw this.#resumeFailed(taskId, gap.lastError, false);
-      const delay = resumeDelay(policy, this.#attempts + 1);
+      const delay = backoffDelay(this.#attempts, policy);
       if (this.#resumingTime() + delay > policy.maxTotalMs) {
         throw this.#resumeFailed(taskId, gap.lastError, true);
       }
@@ -311,8 +286,6 @@ export class RunReader implements AsyncIterableIterator<AgentEvent, undefined> {
   #close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#queue = [];
-    this.#index = 0;
     this.#closeStream();
     if (!this.answer.answered) {
       this.answer.fail(new APIUserAbortError('The agent stream was closed before its final event.'));

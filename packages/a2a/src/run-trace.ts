@@ -1,6 +1,5 @@
 import {
   type Attributes,
-  type Context,
   context,
   type Histogram,
   type MeterProvider,
@@ -10,10 +9,10 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
+import type { AgentLink } from './agent.js';
 import type { FinalAnswer } from './answer.js';
 import type { AgentEvent } from './events.js';
 
-/** The instrumentation scope of agent runs. */
 const SCOPE = '@dataworkz/a2a';
 const DURATION_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
 
@@ -23,90 +22,73 @@ let instruments: { provider: MeterProvider; duration: Histogram } | undefined;
 function durationHistogram(): Histogram {
   const provider = metrics.getMeterProvider();
   if (instruments?.provider !== provider) {
-    instruments = {
-      provider,
-      duration: provider.getMeter(SCOPE).createHistogram('gen_ai.client.operation.duration', {
-        unit: 's',
-        description: 'Duration of agent runs, from the message sent to the run’s end, resumes included.',
-        advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-      }),
-    };
+    const duration = provider.getMeter(SCOPE).createHistogram('gen_ai.client.operation.duration', {
+      unit: 's',
+      description: 'Duration of agent runs, from the message sent to the run’s end, resumes included.',
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+    });
+    instruments = { provider, duration };
   }
   return instruments.duration;
 }
 
-/** `server.address` and `server.port` of the deployment, as the HTTP conventions name them. */
-export function serverOf(baseUrl: string): RunTraceSite['server'] {
-  const url = new URL(baseUrl);
-  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-  return { 'server.address': url.hostname, 'server.port': port };
-}
-
-/** Who the run calls, for its span. */
-export interface RunTraceSite {
-  agentId: string;
-  /** The agent's name, when its card has been read. */
-  agentName: string | undefined;
-  server: { 'server.address': string; 'server.port': number };
-  captureContent: boolean;
-  /** The user's text, recorded only with content capture. */
-  input: string | undefined;
+/** A message of the GenAI conventions, made of one text part. */
+function messages(role: string, content: string): string {
+  return JSON.stringify([{ role, parts: [{ type: 'text', content }] }]);
 }
 
 // The task update's fields a span event carries, each as `dataworkz.task_update.<its snake_case name>`.
 const UPDATE_FIELDS = ['name', 'scenario', 'tool', 'toolType', 'status'] as const;
 
-/**
- * An agent run's `invoke_agent` span, from the first request to the run's end: the task and
- * conversation ids once the stream names them, each task update as an event in order, each resume
- * as an event, ERROR with `error.type` when the task fails or is cancelled or the run breaks for good.
- * Requests the run makes are sent inside `context`, so they are its children and carry its trace.
- */
+/** An agent run's `invoke_agent` span and duration metric; the run's requests are sent inside `context`. */
 export class RunTrace {
+  /** Made where `streamAgent` is called: the run's span goes under whatever span is active there. */
+  private readonly parent = context.active();
   /** Where the run's requests are made: the span's context once it started, else the caller's. */
-  context: Context;
-  private readonly parent: Context;
-  private readonly site: RunTraceSite;
+  context = this.parent;
   /** What the span and the duration metric both carry. */
   private readonly common: Attributes;
+  /** The agent's name, when its card has been read by the time the run is made. */
+  private readonly agentName: string | undefined;
   private span: Span | undefined;
   private started = 0;
   private taskId: string | undefined;
   private contextId: string | undefined;
 
-  /** Made where `streamAgent` is called: the run's span goes under whatever span is active there. */
-  constructor(site: RunTraceSite) {
-    this.site = site;
-    this.parent = context.active();
-    this.context = this.parent;
-    const { server } = site;
+  /** `input`, the user's text, is recorded only with content capture. */
+  constructor(
+    private readonly agent: AgentLink,
+    private readonly input: string | undefined,
+  ) {
+    this.agentName = agent.knownCard?.name;
+    // `server.address` and `server.port`, as the HTTP conventions name them.
+    const url = new URL(agent.dw.baseUrl);
+    const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+    const server = { 'server.address': url.hostname, 'server.port': port };
     this.common = { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.provider.name': 'dataworkz', ...server };
   }
 
-  /** The run sends its message. */
   start(): void {
-    const { site } = this;
-    const name = `invoke_agent ${site.agentName ?? site.agentId}`;
+    const { agentName, input } = this;
+    const { agentId } = this.agent;
+    const name = `invoke_agent ${agentName ?? agentId}`;
     const span = trace.getTracer(SCOPE).startSpan(name, { kind: SpanKind.CLIENT }, this.parent);
     this.span = span;
     this.started = performance.now();
     if (!span.isRecording()) return;
     this.context = trace.setSpan(this.parent, span);
-    const attributes: Attributes = { ...this.common, 'gen_ai.agent.id': site.agentId };
-    if (site.agentName !== undefined) attributes['gen_ai.agent.name'] = site.agentName;
-    if (site.captureContent && site.input !== undefined) {
-      const parts = [{ type: 'text', content: site.input }];
-      attributes['gen_ai.input.messages'] = JSON.stringify([{ role: 'user', parts }]);
+    const attributes: Attributes = { ...this.common, 'gen_ai.agent.id': agentId };
+    if (agentName !== undefined) attributes['gen_ai.agent.name'] = agentName;
+    if (this.agent.dw.captureContent && input !== undefined) {
+      attributes['gen_ai.input.messages'] = messages('user', input);
     }
     span.setAttributes(attributes);
   }
 
-  /** Whether the run's span records (an SDK is registered and sampled it). */
   get recording(): boolean {
     return this.span?.isRecording() === true;
   }
 
-  /** An event of the run, as delivered. */
   event(event: AgentEvent): void {
     const span = this.span;
     if (span === undefined || !span.isRecording()) return;
@@ -126,7 +108,7 @@ export class RunTrace {
         if (data[field] !== undefined) attributes[`dataworkz.task_update.${name}`] = data[field];
       }
       // What the agent says it does may quote the user: content.
-      if (this.site.captureContent && data.message !== undefined) {
+      if (this.agent.dw.captureContent && data.message !== undefined) {
         attributes['dataworkz.task_update.message'] = data.message;
       }
       span.addEvent('task_update', attributes);
@@ -147,9 +129,8 @@ export class RunTrace {
     const span = this.span;
     if (span?.isRecording()) {
       span.setAttribute('dataworkz.task.state', answer.state);
-      if (this.site.captureContent) {
-        const parts = [{ type: 'text', content: answer.answer }];
-        span.setAttribute('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', parts }]));
+      if (this.agent.dw.captureContent) {
+        span.setAttribute('gen_ai.output.messages', messages('assistant', answer.answer));
       }
     }
     this.end(undefined);

@@ -5,15 +5,10 @@ import type { ResumePolicy } from './resume.js';
 import { type RunConnection, RunReader } from './run-reader.js';
 import type { RunTrace } from './run-trace.js';
 
-export type { FinalAnswer } from './answer.js';
-
-/** How a run is bounded and cleaned. */
+/** How a run is bounded; without `resume`, a break ends the run. */
 export interface RunOptions {
-  /** The caller's signal: aborting it closes the connection. */
   signal?: AbortSignal | undefined;
-  /** Longest time for the whole run, in ms; past it the run ends with APIConnectionTimeoutError. */
   timeoutMs?: number | undefined;
-  /** How to get back to the task when the stream breaks; undefined: the break ends the run. */
   resume?: ResumePolicy | undefined;
   trace: RunTrace;
 }
@@ -22,15 +17,13 @@ export interface RunOptions {
 const MAX_TIMER_MS = 2_147_483_647;
 
 /**
- * A streamed agent run. Iterate it once for the events; `finalAnswer()` resolves with the response
- * (consuming the stream if nobody iterates). The request is sent when either begins. Breaking out of
- * the loop, `abort()` or the caller's signal closes the connection.
+ * A streamed agent run: iterate it once for the events, or call `finalAnswer()`; the request is sent
+ * when either begins. Breaking out of the loop, `abort()` or the caller's signal closes the connection.
  */
 export class AgentRun implements AsyncIterable<AgentEvent> {
   readonly #connection: RunConnection;
   readonly #options: RunOptions;
   readonly #controller = new AbortController();
-  /** What the run has heard of its task, once it is iterated. */
   #answer: RunAnswer | undefined;
 
   /** @internal Runs are made by `streamAgent`. */
@@ -67,15 +60,13 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
     );
     const controller = this.#controller;
     const { signal } = controller;
-    // The caller's signal stops the run from its start to its end: its listener goes then, and a run
-    // never iterated adds none to a signal that may serve many runs.
+    // Listened to from the run's start to its end only: the caller's signal may serve many runs.
     const onAbort = () => controller.abort(callerSignal?.reason);
     if (callerSignal?.aborted) onAbort();
     else if (callerSignal) {
+      const forget = () => callerSignal.removeEventListener('abort', onAbort);
       callerSignal.addEventListener('abort', onAbort, { once: true });
-      signal.addEventListener('abort', () => callerSignal.removeEventListener('abort', onAbort), {
-        once: true,
-      });
+      signal.addEventListener('abort', forget, { once: true });
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
     if (timeoutMs !== undefined && timeoutMs < MAX_TIMER_MS && !signal.aborted) {
@@ -98,11 +89,9 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
     if (!this.#answer) {
       try {
         for await (const _event of this) {
-          // Draining: the answer is settled by the final event.
+          // Draining: the final event settles the answer, as does an error.
         }
-      } catch {
-        // The same error settles the answer.
-      }
+      } catch {}
     }
     return (this.#answer as RunAnswer).final;
   }
@@ -111,14 +100,11 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
   toReadableStream(): ReadableStream<AgentEvent> {
     const iterator = this[Symbol.asyncIterator]();
     return new ReadableStream<AgentEvent>({
+      // A rejection errors the stream.
       async pull(controller) {
-        try {
-          const next = await iterator.next();
-          if (next.done) controller.close();
-          else controller.enqueue(next.value);
-        } catch (error) {
-          controller.error(error);
-        }
+        const next = await iterator.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
       },
       async cancel() {
         await iterator.return?.();

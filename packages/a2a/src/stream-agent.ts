@@ -3,7 +3,6 @@ import {
   excerpt,
   InvalidParameterError,
   type Properties,
-  type Redactor,
   serializeProperties,
 } from '@dataworkz/client';
 import {
@@ -15,12 +14,11 @@ import {
 import { context } from '@opentelemetry/api';
 import type { A2AMessage, A2APart } from './a2a-types.js';
 import { AgentLink } from './agent.js';
-import { userMessage } from './message.js';
 import type { A2AProtocol } from './protocol.js';
 import { type ResumeOptions, resumePolicy } from './resume.js';
 import { AgentRun } from './run.js';
 import type { RunConnection } from './run-reader.js';
-import { RunTrace, serverOf } from './run-trace.js';
+import { RunTrace } from './run-trace.js';
 import type { SdkFetchOptions } from './sdk/fetch.js';
 
 // A log line about a skipped event quotes at most this much of it.
@@ -55,30 +53,17 @@ export interface StreamAgentOptions {
   metadata?: { [key: string]: unknown } | undefined;
   /** Aborting closes the connection; the run rejects with APIUserAbortError. */
   signal?: AbortSignal | undefined;
-  /**
-   * Longest wait for the response headers, in ms, before APIConnectionTimeoutError (default: the
-   * client's `timeout`). Once the stream has begun, `idleTimeoutMs` takes over.
-   */
+  /** Longest wait for the response headers, in ms, before APIConnectionTimeoutError (default: `timeout`). */
   headersTimeoutMs?: number | undefined;
   /** Longest silence between chunks of the stream before StreamIdleTimeoutError, in ms (0: none). */
   idleTimeoutMs?: number | undefined;
-  /**
-   * Longest time for the whole run, in ms, before APIConnectionTimeoutError closes it (default:
-   * none, since keep-alive comments may keep a healthy stream open for as long as the agent works).
-   */
+  /** Longest time for the whole run, in ms, before APIConnectionTimeoutError (default: none). */
   timeout?: number | undefined;
   /** Largest single event before StreamEventTooLargeError. */
   maxEventBytes?: number | undefined;
-  /**
-   * When the stream breaks after the task is named and before its final event (a reset, a cut body,
-   * an idle time-out), resubscribe to the task, or read it until it ends when the agent refuses; a
-   * `resumed` event marks the gap. On by default; `false` lets the break end the run. Aborting never resumes.
-   */
+  /** Get back to the task when the stream breaks, marking the gap with a `resumed` event; on by default. */
   resume?: boolean | ResumeOptions | undefined;
-  /**
-   * The A2A version to speak: `'auto'` (the default) follows the agent card (v1.0 when it offers it,
-   * else v0.3; the card is read once per client and agent), `'0.3'` or `'1.0'` force one.
-   */
+  /** The A2A version: `'auto'` (the default) follows the agent card, `'0.3'` or `'1.0'` force one. */
   protocol?: A2AProtocol | undefined;
 }
 
@@ -99,49 +84,31 @@ function checked(name: string, value: number | undefined, positive: boolean): nu
  * ```
  */
 export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgentOptions): AgentRun {
-  const { llmId } = options;
-  const agent = new AgentLink(dw, agentId, options.protocol, {
-    llmId,
-    properties: serializeProperties(options.properties),
-  });
-  if (llmId !== undefined && (typeof llmId !== 'string' || llmId === '')) {
-    throw new InvalidParameterError('llmId', 'llmId must be a non-empty string.');
-  }
-  // Read once, now: what is sent is exactly what was checked, whatever getters do later.
-  const contextValues =
-    options.contextValues === undefined
-      ? undefined
-      : snapshotContextValues(options.contextValues, 'contextValues');
+  const query = { llmId: options.llmId, properties: serializeProperties(options.properties) };
+  const agent = new AgentLink(dw, agentId, options.protocol, query);
+  optionalId('llmId', options.llmId);
+  // Read once: what is sent is what was checked, whatever getters do later.
+  const { contextValues: given } = options;
+  const contextValues = given === undefined ? undefined : snapshotContextValues(given, 'contextValues');
   const message = userMessage(options);
   const idleTimeoutMs = checked('idleTimeoutMs', options.idleTimeoutMs, false) ?? DEFAULT_IDLE_TIMEOUT_MS;
   const maxEventBytes = checked('maxEventBytes', options.maxEventBytes, false) ?? DEFAULT_MAX_EVENT_BYTES;
   const headersTimeoutMs = checked('headersTimeoutMs', options.headersTimeoutMs, true);
   const timeoutMs = checked('timeout', options.timeout, true);
   const resume = resumePolicy(options.resume);
-  // The redactor for the latest response: it removes the exact credential that request sent.
-  let redactLatest: Redactor = dw.redact;
-  // Server text: redacted before it is cut for the log line.
+  // Server text is redacted (of the credential the latest request sent) before it is cut.
   const skipped = (what: string) =>
-    dw.logger.debug(excerpt(redactLatest(`agent stream: skipped ${what}`), SKIPPED_LINE_CHARS));
-  const runTrace = new RunTrace({
-    agentId: agent.agentId,
-    agentName: agent.knownCard?.name,
-    server: serverOf(dw.baseUrl),
-    captureContent: dw.captureContent,
-    input: options.text,
-  });
+    dw.logger.debug(excerpt(streamFetch.redact(`agent stream: skipped ${what}`), SKIPPED_LINE_CHARS));
+  const runTrace = new RunTrace(agent, options.text);
   const streamFetch: SdkFetchOptions = {
     traceContext: () => runTrace.context,
     operation: 'streamAgent',
     timeout: headersTimeoutMs,
     limits: { idleTimeoutMs, maxEventBytes, skipped },
-    onResponse: (redact) => {
-      redactLatest = redact;
-    },
+    redact: dw.redact,
   };
   // Settled by the message's request; a resubscription sends the same extensions.
   let extensions = '';
-
   // Inside the run's trace context, so the card reads and task calls are the run's children too.
   const connection: RunConnection = {
     open: (signal) =>
@@ -163,8 +130,45 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
       agent.transport(streamFetch, true).resubscribe(taskId, { signal, extensions }),
     getTask: (taskId, signal) =>
       context.with(runTrace.context, () => agent.task('getTask', { id: taskId }, signal)),
-    redact: (value) => redactLatest(value),
+    redact: (value) => streamFetch.redact(value),
   };
 
   return new AgentRun(connection, { signal: options.signal, timeoutMs, resume, trace: runTrace });
+}
+
+function optionalId(name: string, value: unknown): string | undefined {
+  if (value === undefined || (typeof value === 'string' && value !== '')) return value;
+  throw new InvalidParameterError(name, `${name} must be a non-empty string.`);
+}
+
+// randomUUID is missing in browsers' insecure contexts; getRandomValues is everywhere.
+function newMessageId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] as number) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+function userMessage(input: StreamAgentOptions): A2AMessage {
+  if (input.text !== undefined && typeof input.text !== 'string') {
+    throw new InvalidParameterError('text', 'text must be a string.');
+  }
+  if (input.parts !== undefined && !Array.isArray(input.parts)) {
+    throw new InvalidParameterError('parts', 'parts must be an array of A2A parts.');
+  }
+  const parts: A2APart[] = [...(input.parts ?? [])];
+  if (input.text) parts.unshift({ kind: 'text', text: input.text });
+  if (parts.length === 0) {
+    throw new InvalidParameterError('text', 'A message needs text or at least one part.');
+  }
+  const messageId = optionalId('messageId', input.messageId) ?? newMessageId();
+  const message: A2AMessage = { kind: 'message', role: 'user', messageId, parts };
+  const contextId = optionalId('contextId', input.contextId);
+  const taskId = optionalId('taskId', input.taskId);
+  if (contextId) message.contextId = contextId;
+  if (taskId) message.taskId = taskId;
+  if (input.metadata) message.metadata = input.metadata;
+  return message;
 }

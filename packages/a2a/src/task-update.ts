@@ -1,10 +1,6 @@
-// The contract says only that task updates are data parts marked `SVC_STATUS_UPDATE`; the names below
-// are the service's own, from the vendor's step traces (step kinds, tool types, step records).
+// The contract names no fields of task updates: these are the service's own, from the vendor's step traces.
 
-/**
- * The kind of step a task update reports, as the vendor's step traces spell it. Other kinds arrive as
- * sent; `string & {}` keeps the known ones offered by editors without closing the type.
- */
+/** The kind of step a task update reports; `string & {}` offers the known ones without closing the type. */
 export type TaskUpdateType =
   | 'Scenario Selection'
   | 'Planning'
@@ -17,9 +13,8 @@ export type TaskUpdateType =
 export type TaskUpdateToolType = 'dw-data-api' | 'llm' | 'qna' | 'call-agent' | (string & {});
 
 /**
- * The data of a task update (a `SVC_STATUS_UPDATE` data part): one step of the agent's run, as the
- * service sent it. Only `type` is in every update seen; the other fields depend on the step. Fields not
- * declared here still arrive: read them with `WithUnknownFields<TaskUpdate>` from `@dataworkz/client`.
+ * One step of the agent's run, as the service sent it in a `SVC_STATUS_UPDATE` data part. Undeclared
+ * fields still arrive: read them with `WithUnknownFields<TaskUpdate>` from `@dataworkz/client`.
  */
 // A type alias, not an interface, so a TaskUpdate is still assignable to `{ [key: string]: unknown }`.
 export type TaskUpdate = {

@@ -2,7 +2,7 @@ import { type Dataworkz, InvalidParameterError } from '@dataworkz/client';
 import type { A2ATask } from './a2a-types.js';
 import { AgentLink } from './agent.js';
 import type { A2AProtocol } from './protocol.js';
-import type { TaskParams } from './sdk/transport.js';
+import type { TaskKind, TaskParams } from './sdk/transport.js';
 
 export interface TaskCallOptions {
   /** Aborting cancels the request; it rejects with APIUserAbortError. */
@@ -23,22 +23,14 @@ async function callTask(
   agentId: string,
   params: TaskParams,
   options: TaskCallOptions,
-  kind: 'getTask' | 'cancelTask',
+  kind: TaskKind,
 ): Promise<A2ATask> {
-  const { signal, timeout } = options;
   if (typeof params.id !== 'string' || params.id === '') {
     throw new InvalidParameterError('taskId', 'taskId must be a non-empty string.');
   }
   const agent = new AgentLink(dw, agentId, options.protocol);
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(signal?.reason);
-  if (signal?.aborted) onAbort();
-  signal?.addEventListener('abort', onAbort, { once: true });
-  try {
-    return await agent.send(controller.signal, () => agent.task(kind, params, controller.signal, timeout));
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-  }
+  const signal = options.signal ?? new AbortController().signal;
+  return agent.send(signal, () => agent.task(kind, params, signal, options.timeout));
 }
 
 /** A task as the agent holds it now (A2A `tasks/get`): its status, artifacts and, optionally, history. */

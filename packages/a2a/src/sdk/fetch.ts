@@ -9,19 +9,12 @@ export type SdkFetch = (input: string | URL | Request, init?: RequestInit) => Pr
 export interface SdkFetchOptions {
   /** What error messages call the request. */
   operation: string;
-  /**
-   * For a JSON answer, the whole call; for an event stream, the wait for its headers (default: the
-   * client's `timeout`).
-   */
+  /** For a JSON answer, the whole call; for an event stream, the wait for its headers. */
   timeout?: number | undefined;
-  /** How an event stream's body is bounded; its signal is the request's. */
   limits?: Omit<SseBodyLimits, 'signal'> | undefined;
-  /** Given the redactor for each response as it arrives: it removes the credential that request sent. */
-  onResponse?: ((redact: Redactor) => void) | undefined;
-  /**
-   * The trace context each request is sent in (the run's span): the SDK calls this fetch from inside
-   * its own iterators, where the context active is the caller's of `next()`, not the run's.
-   */
+  /** Set to each response's redactor as it arrives: it removes the credential that request sent. */
+  redact: Redactor;
+  /** The run's context: the SDK calls this fetch in its iterators, under the context of `next()`'s caller. */
   traceContext?: (() => Context) | undefined;
 }
 
@@ -30,14 +23,9 @@ const MESSAGE_CHARS = 300;
 const EVENT_STREAM = /^\s*text\/event-stream\s*(;|$)/i;
 
 /**
- * A `fetch` for the SDK that sends every request through the client's `authorizedFetch`: its
- * credential and default headers, non-2xx statuses as the client's typed errors (with the status and
- * `Retry-After`, which the SDK's plain `Error`s lose), a refreshed token after a 401, the client's
- * time-out and, for JSON answers, its `maxResponseBytes`. An answer to a stream request is checked
- * before the SDK sees it: a JSON-RPC error body is a JsonRpcError (0.3.14 reports it as a wrong content
- * type), any other non-stream body a NotAStreamError quoting the server, and the content type is
- * matched without regard to case (the SDK compares it exactly). The stream's body is the filtered one
- * of `sseBody`.
+ * A `fetch` for the SDK through the client's `authorizedFetch`, whose typed errors the SDK's would lose.
+ * A stream's answer is checked before the SDK sees it: 0.3.14 calls a JSON-RPC error body a wrong
+ * content type, and compares the content type exactly.
  */
 export function sdkFetch(dw: Dataworkz, options: SdkFetchOptions): SdkFetch {
   return async (input, init = {}) => {
@@ -47,43 +35,32 @@ export function sdkFetch(dw: Dataworkz, options: SdkFetchOptions): SdkFetch {
       dw.authorizedFetch(url, { ...init, stream, timeout: options.timeout, operation: options.operation });
     const response = await (options.traceContext ? context.with(options.traceContext(), request) : request());
     const redact: Redactor = (value) => dw.redact(value, response);
-    options.onResponse?.(redact);
+    options.redact = redact;
     if (!stream) return response;
     const contentType = response.headers.get('content-type') ?? '';
     if (!EVENT_STREAM.test(contentType) || !response.body) {
       throw await notAStream(response, contentType, redact);
     }
-    const signal = init.signal ?? new AbortController().signal;
-    const body = sseBody(response.body, {
-      idleTimeoutMs: 0,
-      maxEventBytes: Infinity,
-      ...options.limits,
-      signal,
-    });
+    const limits = { idleTimeoutMs: 0, maxEventBytes: Infinity, ...options.limits };
+    const body = sseBody(response.body, { ...limits, signal: init.signal ?? new AbortController().signal });
     const headers = new Headers(response.headers);
     headers.set('content-type', 'text/event-stream');
     return new Response(body, { status: response.status, statusText: response.statusText, headers });
   };
 }
 
-/** The JSON-RPC error a body carries, if it is a JSON-RPC error response. */
 export function jsonRpcErrorOf(body: unknown): JsonRpcError | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const error = (body as { error?: unknown }).error;
-  if (typeof error !== 'object' || error === null) return undefined;
-  const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
-  if (typeof code !== 'number') return undefined;
+  const error = (body as { error?: { code?: unknown; message?: unknown; data?: unknown } } | null)?.error;
+  if (typeof error !== 'object' || error === null || typeof error.code !== 'number') return undefined;
+  const { code, message, data } = error;
   return new JsonRpcError(code, typeof message === 'string' ? message : '(no message)', data);
 }
 
 function serverMessage(body: unknown): string {
   if (typeof body === 'string') return excerpt(body, MESSAGE_CHARS) || '(empty body)';
-  if (typeof body === 'object' && body !== null) {
-    const { message, error } = body as { message?: unknown; error?: unknown };
-    if (typeof message === 'string' && message) return excerpt(message, MESSAGE_CHARS);
-    if (typeof error === 'string' && error) return excerpt(error, MESSAGE_CHARS);
-  }
-  return excerpt(JSON.stringify(body), MESSAGE_CHARS);
+  const { message, error } = (body ?? {}) as { message?: unknown; error?: unknown };
+  const text = [message, error].find((value) => typeof value === 'string' && value !== '');
+  return excerpt(typeof text === 'string' ? text : JSON.stringify(body), MESSAGE_CHARS);
 }
 
 async function notAStream(response: Response, contentType: string, redact: Redactor): Promise<Error> {
@@ -91,10 +68,6 @@ async function notAStream(response: Response, contentType: string, redact: Redac
   const body = await readErrorBody(response, redact);
   const rpcError = jsonRpcErrorOf(body);
   if (rpcError) return redact(rpcError);
-  return new NotAStreamError(
-    response.status,
-    body,
-    response.headers,
-    `Expected an event stream but got ${contentType || 'no content type'} (status ${response.status}): ${serverMessage(body)}`,
-  );
+  const message = `Expected an event stream but got ${contentType || 'no content type'} (status ${response.status}): ${serverMessage(body)}`;
+  return new NotAStreamError(response.status, body, response.headers, message);
 }

@@ -5,7 +5,6 @@ import { sseRepair } from './sse-repair.js';
 export interface SseBodyLimits {
   /** Longest silence allowed while a chunk is awaited, in ms; 0 or Infinity for none. */
   idleTimeoutMs: number;
-  /** Largest event allowed, in bytes. */
   maxEventBytes: number;
   /** The request's signal: a read failing after it fired is the caller's abort, not a broken connection. */
   signal: AbortSignal;
@@ -14,27 +13,19 @@ export interface SseBodyLimits {
 }
 
 /**
- * The body of an event stream as the SDK's client can read it (see `sseRepair`), a silence over
- * `idleTimeoutMs` failing it with StreamIdleTimeoutError, read failures as the client's errors.
- * Aborting the signal or cancelling the body closes the connection (the SDK 0.3.14 releases its
- * reader instead of cancelling it). Nothing is read ahead of the consumer.
+ * An event stream's body as the SDK can read it (see `sseRepair`), with an idle time-out. Aborting closes
+ * the connection: the SDK 0.3.14 only releases its reader. Nothing is read ahead of the consumer.
  */
-export function sseBody(
-  upstream: ReadableStream<Uint8Array>,
-  limits: SseBodyLimits,
-): ReadableStream<Uint8Array> {
-  const reader = upstream.getReader();
+export function sseBody(body: ReadableStream<Uint8Array>, limits: SseBodyLimits): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
   const { idleTimeoutMs: idleMs, signal } = limits;
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   let emitted = false;
-  const repair = sseRepair(
-    limits.maxEventBytes,
-    (bytes) => {
-      emitted = true;
-      controller?.enqueue(bytes);
-    },
-    limits.skipped ?? (() => {}),
-  );
+  const emit = (bytes: Uint8Array) => {
+    emitted = true;
+    controller?.enqueue(bytes);
+  };
+  const repair = sseRepair(limits.maxEventBytes, emit, limits.skipped ?? (() => {}));
   // One timer, moved on only when it fires: a timer per read would cost every chunk one.
   let timer: ReturnType<typeof setTimeout> | undefined;
   let readingSince = 0;
@@ -49,14 +40,12 @@ export function sseBody(
   };
   if (idleMs > 0 && Number.isFinite(idleMs)) watch(idleMs);
   // The signal outlives this body (a run's resumed attempts share it): the listener goes with the body.
-  const stop = () => {
+  const close = (reason: unknown) => {
     clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);
+    return reader.cancel(reason).catch(() => {});
   };
-  const onAbort = () => {
-    stop();
-    reader.cancel(signal.reason).catch(() => {});
-  };
+  const onAbort = () => close(signal.reason);
   if (signal.aborted) onAbort();
   else signal.addEventListener('abort', onAbort, { once: true });
 
@@ -81,23 +70,19 @@ export function sseBody(
                 : signal.aborted
                   ? new APIUserAbortError(undefined, { cause: error })
                   : new APIConnectionError('The connection to the agent stream broke off', { cause: error });
-            stop();
-            reader.cancel(failure).catch(() => {});
+            close(failure);
             // What came before the failure is read first: an error now would discard it.
             if (emitted) return;
             throw failure;
           }
           if (result.done) {
-            stop();
+            close(undefined);
             controller.close();
             return;
           }
         }
       },
-      cancel(reason) {
-        stop();
-        return reader.cancel(reason).catch(() => {});
-      },
+      cancel: close,
     },
     { highWaterMark: 0 },
   );

@@ -5,14 +5,11 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
- * Hands an event stream on to the SDK 0.3.14's parser, which reads the service's events (one `data:`
- * line each) right, but splits lines on LF alone, trims them, keeps only the last `data:` line of an
- * event, and reads every event's data as a JSON-RPC response whatever the event's type. Chunks pass
- * untouched, lone CRs made LFs; only line starts are looked at. An event with any other line than
- * one `data:` line and comments is read as the SSE standard says, and if the SDK would misread it, a
- * last line is added that it reads right: its `data:` lines joined on one line (a line break in JSON
- * stands between tokens only), or an empty `data:`, which drops an event named other than `message`
- * and `error`, or with empty data. An event past `maxEventBytes` throws StreamEventTooLargeError.
+ * Hands an event stream on to the SDK 0.3.14's parser, which splits lines on LF alone, trims them, keeps
+ * an event's last `data:` line only, and reads any event's data as a JSON-RPC response. Chunks pass
+ * untouched but for line breaks made LFs; an event the SDK would misread gets a last line it reads
+ * right: its `data:` lines joined (a line break in JSON stands between tokens only), or an empty
+ * `data:`, which drops a named event (not `message` or `error`) or one with empty data.
  */
 export function sseRepair(
   maxEventBytes: number,
@@ -30,7 +27,9 @@ export function sseRepair(
     let type = '';
     let indented = false;
     const data: string[] = [];
-    for (const line of decoder.decode(concat(pieces)).split('\n')) {
+    // Decoded piece by piece in stream mode: a character split between pieces is read whole.
+    const text = pieces.map((piece) => decoder.decode(piece, { stream: true })).join('') + decoder.decode();
+    for (const line of text.split('\n')) {
       const colon = line.indexOf(':');
       const field = colon === -1 ? line : line.slice(0, colon);
       const value = colon === -1 ? '' : line.slice(line[colon + 1] === ' ' ? colon + 2 : colon + 1);
@@ -90,16 +89,6 @@ export function sseRepair(
     size += chunk.length - from;
     if (out < chunk.length) emit(out === 0 ? chunk : chunk.subarray(out));
   };
-}
-
-function concat(pieces: Uint8Array[]): Uint8Array {
-  const all = new Uint8Array(pieces.reduce((sum, piece) => sum + piece.length, 0));
-  let at = 0;
-  for (const piece of pieces) {
-    all.set(piece, at);
-    at += piece.length;
-  }
-  return all;
 }
 
 // Node's (and Bun's, Deno's) Buffer finds a byte with memchr, several times faster than a Uint8Array's

@@ -6,25 +6,16 @@ import type { ProtocolVersion } from '../protocol.js';
 import type { SdkFetch } from './fetch.js';
 import { messageToV1, streamEventFromV1, taskFromV1 } from './v1-adapter.js';
 
-/** What one call gives the transport beside its params. */
-interface CallOptions {
-  signal: AbortSignal;
-  /** The A2A extension URIs to activate, comma-separated, sent in the version's extensions header. */
-  extensions?: string | undefined;
-}
+/** `extensions`: the A2A extension URIs to activate, comma-separated, for the version's header. */
+type CallOptions = { signal: AbortSignal; extensions?: string | undefined };
 
-export interface TaskParams {
-  id: string;
-  historyLength?: number | undefined;
-}
+export type TaskKind = 'getTask' | 'cancelTask';
+
+export type TaskParams = { id: string; historyLength?: number | undefined };
 
 type Events = AsyncGenerator<A2AStreamEvent, void, undefined>;
 
-/**
- * The A2A calls a run makes, made by the official SDK's client transport of one version. Events and
- * tasks come out in A2A v0.3 shape whatever the version spoken: as the service sent them under v0.3,
- * mapped from the SDK's v1 objects under v1.0.
- */
+/** The A2A calls, made by the SDK's client transport of one version; results in v0.3 shape always. */
 export interface AgentTransport {
   stream(message: A2AMessage, options: CallOptions): Events;
   resubscribe(taskId: string, options: CallOptions): Events;
@@ -32,13 +23,8 @@ export interface AgentTransport {
   cancelTask(params: TaskParams, options: CallOptions): Promise<A2ATask>;
 }
 
-/** The transport of a version for an agent's endpoint, every request made through `fetchImpl`. */
-export function transportFor(
-  version: ProtocolVersion,
-  endpoint: string,
-  fetchImpl: SdkFetch,
-): AgentTransport {
-  return version === '1.0' ? v1Transport(endpoint, fetchImpl) : v03Transport(endpoint, fetchImpl);
+export function transportFor(version: ProtocolVersion, endpoint: string, fetch: SdkFetch): AgentTransport {
+  return version === '1.0' ? v1Transport(endpoint, fetch) : v03Transport(endpoint, fetch);
 }
 
 /** A task call's result, checked: the SDK passes on whatever JSON came. */
@@ -50,19 +36,12 @@ function asTask(result: unknown): A2ATask {
   return result as A2ATask;
 }
 
-/** The SDK's request options: the signal, and the extensions header (v0.3 names it `X-A2A-Extensions`). */
-function requestOptions(options: CallOptions, headers: Record<string, string>, extensionsHeader: string) {
-  const serviceParameters = options.extensions
-    ? { ...headers, [extensionsHeader]: options.extensions }
-    : headers;
-  return { signal: options.signal, serviceParameters };
+/** The SDK's request options: the signal, and the headers (the extensions header as the version names it). */
+function requestOptions({ signal, extensions }: CallOptions, headers: Record<string, string>, name: string) {
+  return { signal, serviceParameters: extensions ? { ...headers, [name]: extensions } : headers };
 }
 
-/**
- * The v0.3 transport: `@a2a-js/sdk` 0.3.14's `JsonRpcTransport`, used directly (its `Client` would
- * fall back to `message/send` when a card does not say it streams). It hands over the service's JSON
- * untouched: `kind`, `final` and every field the contract does not name.
- */
+/** `@a2a-js/sdk` 0.3.14's `JsonRpcTransport`; its `Client` would fall back to `message/send` on some cards. */
 function v03Transport(endpoint: string, fetchImpl: SdkFetch): AgentTransport {
   // One SDK transport per call: its JSON-RPC ids count from 1, and it holds nothing else.
   const sdk = () => new JsonRpcTransport({ endpoint, fetchImpl });
@@ -79,12 +58,7 @@ function v03Transport(endpoint: string, fetchImpl: SdkFetch): AgentTransport {
   };
 }
 
-/**
- * The v1.0 transport: the `@a2a-js/sdk` 1.x client for JSON-RPC, its objects mapped to the v0.3
- * shapes the run reads. The SDK is loaded on the first v1.0 call only: the service speaks v0.3, and
- * the 1.x client is several times the size of 0.3's. Its header names (`A2A-Version`,
- * `A2A-Extensions`) are written here for the same reason.
- */
+/** The `@a2a-js/sdk` 1.x client, loaded on the first v1.0 call only: it is several times 0.3's size. */
 function v1Transport(endpoint: string, fetchImpl: SdkFetch): AgentTransport {
   const sdk = async () => {
     const { JsonRpcTransportFactory } = await import('@a2a-js/sdk-v1/client');

@@ -1,6 +1,5 @@
-// The SDK 1.x client speaks A2A v1.0 in its own objects (numeric enums, parts as `content.$case`,
-// stream results as `payload.$case`). The run reads v0.3 shapes whichever version it speaks, so they
-// are mapped here, both ways, field by field.
+// The SDK 1.x client speaks A2A v1.0 in its own objects (numeric enums, `$case` unions); the run reads
+// v0.3 shapes whichever version it speaks, so they are mapped here, both ways, field by field.
 
 import type {
   Artifact as V1Artifact,
@@ -46,8 +45,12 @@ function partFromV1(part: V1Part): A2APart {
   switch (content?.$case) {
     case 'text':
       return withSet({ kind: 'text', text: content.value }, { metadata });
-    case 'raw':
-      return withSet({ kind: 'file', file: { ...file, bytes: base64Of(content.value) } }, { metadata });
+    case 'raw': {
+      const bytes = btoa(
+        Array.from(content.value as Uint8Array, (byte) => String.fromCharCode(byte)).join(''),
+      );
+      return withSet({ kind: 'file', file: { ...file, bytes } }, { metadata });
+    }
     case 'url':
       return withSet({ kind: 'file', file: { ...file, uri: content.value } }, { metadata });
     case 'data': {
@@ -61,30 +64,14 @@ function partFromV1(part: V1Part): A2APart {
   }
 }
 
-function base64Of(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
-function bytesOf(base64: string): Uint8Array {
-  return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
-}
-
 function messageFromV1(message: V1Message): A2AMessage {
-  const { contextId, taskId, referenceTaskIds, extensions, metadata } = message;
+  const { messageId, contextId, taskId, referenceTaskIds, extensions, metadata } = message;
   const role = message.role === ROLE_USER ? 'user' : 'agent';
-  const out: A2AMessage = {
-    kind: 'message',
-    messageId: message.messageId,
-    role,
-    parts: message.parts.map(partFromV1),
-  };
+  const out: A2AMessage = { kind: 'message', messageId, role, parts: message.parts.map(partFromV1) };
   return withSet(out, { contextId, taskId, referenceTaskIds, extensions, metadata });
 }
 
 function statusFromV1(status: V1TaskStatus | undefined): A2ATaskStatus {
-  // An unrecognised state is `unknown`.
   const state = (STATES[status?.state ?? 0] ?? 'unknown') as TaskState;
   const message = status?.message && messageFromV1(status.message);
   return withSet({ state }, { message, timestamp: status?.timestamp });
@@ -92,25 +79,19 @@ function statusFromV1(status: V1TaskStatus | undefined): A2ATaskStatus {
 
 function artifactFromV1(artifact: V1Artifact): A2AArtifact {
   const { artifactId, name, description, extensions, metadata } = artifact;
-  return withSet(
-    { artifactId, parts: artifact.parts.map(partFromV1) },
-    { name, description, extensions, metadata },
-  );
+  const out = { artifactId, parts: artifact.parts.map(partFromV1) };
+  return withSet(out, { name, description, extensions, metadata });
 }
 
 /** A v1 task (the result of `GetTask`, `CancelTask`, or a stream's first event) in v0.3 shape. */
 export function taskFromV1(task: V1Task): A2ATask {
-  if (!task.id) throw new StreamProtocolError("The agent's result is not a task (it has no id)");
-  const out: A2ATask = {
-    kind: 'task',
-    id: task.id,
-    contextId: task.contextId,
-    status: statusFromV1(task.status),
-  };
+  const { id, contextId, artifacts, history, metadata } = task;
+  if (!id) throw new StreamProtocolError("The agent's result is not a task (it has no id)");
+  const out: A2ATask = { kind: 'task', id, contextId, status: statusFromV1(task.status) };
   return withSet(out, {
-    artifacts: task.artifacts.map(artifactFromV1),
-    history: task.history.map(messageFromV1),
-    metadata: task.metadata,
+    artifacts: artifacts.map(artifactFromV1),
+    history: history.map(messageFromV1),
+    metadata,
   });
 }
 
@@ -135,10 +116,8 @@ export function streamEventFromV1(response: V1StreamResponse): A2AStreamEvent {
       if (!event.artifact) throw new StreamProtocolError('An artifact-update event has no artifact');
       const { taskId, contextId, append, lastChunk, metadata } = event;
       const artifact = artifactFromV1(event.artifact);
-      return withSet(
-        { kind: 'artifact-update', taskId, contextId, artifact, append, lastChunk },
-        { metadata },
-      );
+      const out = { kind: 'artifact-update' as const, taskId, contextId, artifact, append, lastChunk };
+      return withSet(out, { metadata });
     }
     default:
       throw new StreamProtocolError(
@@ -153,13 +132,13 @@ function partToV1(part: A2APart): V1Part {
   if (part.kind === 'data') return { ...base, content: { $case: 'data', value: part.data } };
   const named = { ...base, filename: part.file.name ?? '', mediaType: part.file.mimeType ?? '' };
   if ('bytes' in part.file) {
+    const bytes = Uint8Array.from(atob(part.file.bytes), (char) => char.charCodeAt(0));
     // The SDK's type says Node's Buffer; it only reads the bytes, which a Uint8Array holds.
-    return { ...named, content: { $case: 'raw', value: bytesOf(part.file.bytes) as never } };
+    return { ...named, content: { $case: 'raw', value: bytes as never } };
   }
   return { ...named, content: { $case: 'url', value: part.file.uri } };
 }
 
-/** A v0.3 message as the SDK's v1 client sends it. */
 export function messageToV1(message: A2AMessage): V1Message {
   return {
     messageId: message.messageId,
