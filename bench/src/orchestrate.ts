@@ -83,9 +83,13 @@ export function runSection(
           rounds: plan.rounds,
         }),
       );
-    case 'emulator':
+    case 'emulator': {
+      // Prism takes seconds to start: it starts beside the emulator, not after it.
+      const prismStarting = startPrism(runtime.execPath);
+      // Awaited only once the emulator is up: a failure before then is not an unhandled rejection.
+      prismStarting.catch(() => undefined);
       return withServer(runtime, 'emulator', async (emulator) => {
-        const prism = await startPrism(runtime.execPath);
+        const prism = await prismStarting;
         try {
           return await inChild(runtime, plan, {
             section: 'emulator-load',
@@ -112,24 +116,32 @@ export function runSection(
         } finally {
           await prism.close();
         }
+      }).catch(async (error: unknown) => {
+        // The emulator failed: Prism may have started all the same, and must not outlive the run.
+        await prismStarting.then(
+          (prism) => prism.close(),
+          () => undefined,
+        );
+        throw error;
       });
+    }
     case 'size':
       return sizeAndImport(runtime, plan, sizes);
     case 'retrieval':
-      return withServer(runtime, 'emulator', (emulator) =>
-        withServer(runtime, 'emulator-word-vectors', (wordVectors) =>
-          withServer(runtime, 'emulator-lexical', (lexical) =>
-            inChild(runtime, plan, {
-              section: 'retrieval',
-              subject: { name: 'sentence encoder + word vectors + BM25', ...retrievalTarget(emulator) },
-              baseline: { name: 'word vectors + BM25 (0.2)', ...retrievalTarget(wordVectors) },
-              lexical: { name: 'BM25 only (earlier)', ...retrievalTarget(lexical) },
-              connections: plan.loadConnections,
-              seconds: plan.loadSeconds,
-              rounds: plan.loadRounds,
-            }),
-          ),
-        ),
+      // Three emulators that each index the corpus on start: started at once, not one after another.
+      return withServers(
+        runtime,
+        ['emulator', 'emulator-word-vectors', 'emulator-lexical'],
+        ([emulator, wordVectors, lexical]) =>
+          inChild(runtime, plan, {
+            section: 'retrieval',
+            subject: { name: 'sentence encoder + word vectors + BM25', ...retrievalTarget(emulator) },
+            baseline: { name: 'word vectors + BM25 (0.2)', ...retrievalTarget(wordVectors) },
+            lexical: { name: 'BM25 only (earlier)', ...retrievalTarget(lexical) },
+            connections: plan.loadConnections,
+            seconds: plan.loadSeconds,
+            rounds: plan.loadRounds,
+          }),
       );
     case 'mcp':
       return withServer(runtime, 'emulator', (target) =>
@@ -275,5 +287,28 @@ export async function withServer<T>(
     return await use(value as ServerInfo);
   } finally {
     await stopChild(child);
+  }
+}
+
+/** Runs `use` with a server of each of `kinds`, all started at once, each in its own process. */
+async function withServers<T>(
+  runtime: Runtime,
+  kinds: readonly [ServerKind, ServerKind, ServerKind],
+  use: (servers: [ServerInfo, ServerInfo, ServerInfo]) => Promise<T>,
+): Promise<T> {
+  const started = await Promise.allSettled(
+    kinds.map((kind) =>
+      askChild(distModule('server-main.js'), { kind }, { timeoutMs: 60_000, execPath: runtime.execPath }),
+    ),
+  );
+  try {
+    const failed = started.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    const servers = started.map((s) =>
+      s.status === 'fulfilled' ? (s.value.value as ServerInfo) : undefined,
+    );
+    return await use(servers as [ServerInfo, ServerInfo, ServerInfo]);
+  } finally {
+    await Promise.all(started.map((s) => (s.status === 'fulfilled' ? stopChild(s.value.child) : undefined)));
   }
 }
