@@ -141,6 +141,9 @@ export function runSection(
             connections: plan.loadConnections,
             seconds: plan.loadSeconds,
             rounds: plan.loadRounds,
+            ...(plan.retrievalQuestionsPerKind === undefined
+              ? {}
+              : { questionsPerKind: plan.retrievalQuestionsPerKind }),
           }),
       );
     case 'mcp':

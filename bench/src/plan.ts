@@ -34,6 +34,11 @@ export interface Plan {
   readonly loadConnections: number;
   readonly importRuns: number;
   /**
+   * Retrieval questions asked of each QnA system and question kind in each half of the evaluation;
+   * absent: all of them. Every question costs an answer and a search on each of three rankings.
+   */
+  readonly retrievalQuestionsPerKind?: number;
+  /**
    * Brotli quality of the size section: 11 is what size-limit and CDNs use, and takes about a minute on
    * the emulator's 6 MB of word vectors; a quick run only proves the section works.
    */
@@ -112,6 +117,8 @@ export const quickPlan: Plan = {
   loadWarmSeconds: 0,
   loadConnections: 10,
   importRuns: 1,
+  // One of each system and kind still asks every kind of question, answerable and not, of every ranking.
+  retrievalQuestionsPerKind: 1,
   sizeBrotliQuality: 4,
   mcpCalls: 20,
   cliRuns: 2,
