@@ -185,7 +185,8 @@ export function runSection(
         });
         const evaluation = await measureCliEval(runtime.execPath, {
           questions: plan.cliBatchQuestions,
-          memoryQuestions: Math.min(plan.cliBatchQuestions * 5, 5_000),
+          memoryQuestions: plan.cliEvalMemoryQuestions,
+          limitSeconds: plan.cliLimitSeconds,
         });
         return {
           measurements: [...start.measurements, ...batch.measurements, ...evaluation.measurements],

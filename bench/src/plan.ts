@@ -50,6 +50,10 @@ export interface Plan {
   /** Questions of each CLI batch throughput run, and of the large run whose memory is measured. */
   readonly cliBatchQuestions: number;
   readonly cliMemoryQuestions: number;
+  /** Golden rows of the large `qna eval` run whose memory is measured (the small one is a tenth). */
+  readonly cliEvalMemoryQuestions: number;
+  /** Seconds over which the CLI eval section measures the emulator's rate limit as a client meets it. */
+  readonly cliLimitSeconds: number;
   /** Sequential calls and streams per block of the recorder section, and its rounds. */
   readonly recorderBlockCalls: number;
   readonly recorderBlockStreams: number;
@@ -86,6 +90,8 @@ export const fullPlan: Plan = {
   cliRuns: 20,
   cliBatchQuestions: 1_600,
   cliMemoryQuestions: 100_000,
+  cliEvalMemoryQuestions: 5_000,
+  cliLimitSeconds: 3,
   recorderBlockCalls: 50,
   recorderBlockStreams: 5,
   recorderRounds: 30,
@@ -121,9 +127,16 @@ export const quickPlan: Plan = {
   retrievalQuestionsPerKind: 1,
   sizeBrotliQuality: 4,
   mcpCalls: 20,
-  cliRuns: 2,
-  cliBatchQuestions: 64,
-  cliMemoryQuestions: 400,
+  // One cold start of each command, after its unrecorded warm-up run.
+  cliRuns: 1,
+  // Above the rate limit's burst of 10, so the rate-limited runs still wait on the limit (under half a
+  // second at 50/s); every question is a CLI request like any other.
+  cliBatchQuestions: 32,
+  // The small runs are a tenth of these: 10 searches, 10 golden rows.
+  cliMemoryQuestions: 100,
+  cliEvalMemoryQuestions: 100,
+  // Half a second is 25 requests at the limit: enough to show the measuring runs.
+  cliLimitSeconds: 0.5,
   recorderBlockCalls: 20,
   recorderBlockStreams: 2,
   recorderRounds: 3,
