@@ -38,6 +38,7 @@ export function runSection(
   runtime: Runtime,
   { sizes = true }: { sizes?: boolean } = {},
 ): Promise<SectionResult> {
+  const withServer = serverFor(plan);
   switch (name) {
     case 'unary':
     case 'concurrency':
@@ -202,6 +203,7 @@ function retrievalTarget(server: ServerInfo) {
 
 /** Each reading in its own process, so one subject's heap never counts against another. */
 async function memory(runtime: Runtime, plan: Plan): Promise<SectionResult> {
+  const withServer = serverFor(plan);
   const results: SectionResult[] = [];
   await withServer(runtime, 'emulator', async (emulator) => {
     const target = { url: emulator.url, apiKey: emulator.apiKey };
@@ -272,6 +274,49 @@ async function inChild(
   });
   await stopChild(child);
   return value as SectionResult;
+}
+
+/**
+ * How a section gets its servers: a fresh one each (the full plan), or, with `plan.shareServers`, the
+ * one of that kind already running on the runtime. A recorder forwards to one deployment: always fresh.
+ */
+function serverFor(plan: Plan): typeof withServer {
+  if (!plan.shareServers) return withServer;
+  return async (runtime, kind, use, target) => {
+    if (target !== undefined) return withServer(runtime, kind, use, target);
+    const key = `${runtime.execPath}\u0000${kind}`;
+    let started = shared.get(key);
+    if (!started) {
+      started = askChild(
+        distModule('server-main.js'),
+        { kind },
+        { timeoutMs: 60_000, execPath: runtime.execPath },
+      );
+      shared.set(key, started);
+    }
+    // One that failed to start is tried afresh by the next section.
+    const { value } = await started.catch((error: unknown) => {
+      shared.delete(key);
+      throw error;
+    });
+    return use(value as ServerInfo);
+  };
+}
+
+const shared = new Map<string, ReturnType<typeof askChild>>();
+
+/** Stops the servers sections shared (see `Plan.shareServers`); none are left after a run. */
+export async function stopSharedServers(): Promise<void> {
+  const started = [...shared.values()];
+  shared.clear();
+  await Promise.all(
+    started.map((s) =>
+      s.then(
+        ({ child }) => stopChild(child),
+        () => undefined,
+      ),
+    ),
+  );
 }
 
 /** Runs `use` with a server of `kind` started on the runtime's Node in its own process. */
