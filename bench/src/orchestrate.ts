@@ -131,6 +131,7 @@ export function runSection(
     case 'retrieval':
       // Three emulators that each index the corpus on start: started at once, not one after another.
       return withServers(
+        plan,
         runtime,
         ['emulator', 'emulator-word-vectors', 'emulator-lexical'],
         ([emulator, wordVectors, lexical]) =>
@@ -282,25 +283,33 @@ async function inChild(
  */
 function serverFor(plan: Plan): typeof withServer {
   if (!plan.shareServers) return withServer;
-  return async (runtime, kind, use, target) => {
-    if (target !== undefined) return withServer(runtime, kind, use, target);
-    const key = `${runtime.execPath}\u0000${kind}`;
-    let started = shared.get(key);
-    if (!started) {
-      started = askChild(
-        distModule('server-main.js'),
-        { kind },
-        { timeoutMs: 60_000, execPath: runtime.execPath },
-      );
-      shared.set(key, started);
-    }
-    // One that failed to start is tried afresh by the next section.
-    const { value } = await started.catch((error: unknown) => {
-      shared.delete(key);
-      throw error;
-    });
-    return use(value as ServerInfo);
-  };
+  return async (runtime, kind, use, target) =>
+    sharedKinds.has(kind) && target === undefined
+      ? use(await sharedServer(runtime, kind))
+      : withServer(runtime, kind, use, target);
+}
+
+/** The kinds most sections use; the retrieval section's other rankings and a recorder are its own. */
+const sharedKinds = new Set<ServerKind>(['emulator', 'stream-source']);
+
+/** The server of `kind` the sections on `runtime` share, started on first use. */
+async function sharedServer(runtime: Runtime, kind: ServerKind): Promise<ServerInfo> {
+  const key = `${runtime.execPath}\u0000${kind}`;
+  let started = shared.get(key);
+  if (!started) {
+    started = askChild(
+      distModule('server-main.js'),
+      { kind },
+      { timeoutMs: 60_000, execPath: runtime.execPath },
+    );
+    shared.set(key, started);
+  }
+  // One that failed to start is tried afresh by the next section.
+  const { value } = await started.catch((error: unknown) => {
+    shared.delete(key);
+    throw error;
+  });
+  return value as ServerInfo;
 }
 
 const shared = new Map<string, ReturnType<typeof askChild>>();
@@ -339,15 +348,21 @@ export async function withServer<T>(
   }
 }
 
-/** Runs `use` with a server of each of `kinds`, all started at once, each in its own process. */
+/**
+ * Runs `use` with a server of each of `kinds`, all started at once, each in its own process; with
+ * `plan.shareServers`, the runtime's shared one of a kind it shares.
+ */
 async function withServers<T>(
+  plan: Plan,
   runtime: Runtime,
   kinds: readonly [ServerKind, ServerKind, ServerKind],
   use: (servers: [ServerInfo, ServerInfo, ServerInfo]) => Promise<T>,
 ): Promise<T> {
   const started = await Promise.allSettled(
     kinds.map((kind) =>
-      askChild(distModule('server-main.js'), { kind }, { timeoutMs: 60_000, execPath: runtime.execPath }),
+      plan.shareServers && sharedKinds.has(kind)
+        ? sharedServer(runtime, kind).then((value) => ({ value, child: undefined }))
+        : askChild(distModule('server-main.js'), { kind }, { timeoutMs: 60_000, execPath: runtime.execPath }),
     ),
   );
   try {
@@ -358,6 +373,8 @@ async function withServers<T>(
     );
     return await use(servers as [ServerInfo, ServerInfo, ServerInfo]);
   } finally {
-    await Promise.all(started.map((s) => (s.status === 'fulfilled' ? stopChild(s.value.child) : undefined)));
+    await Promise.all(
+      started.map((s) => (s.status === 'fulfilled' && s.value.child ? stopChild(s.value.child) : undefined)),
+    );
   }
 }
