@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { firstLines } from './errors.js';
 import { machineLine } from './machine.js';
 import type { Measurement } from './measurement.js';
-import { runSection, type SectionName, sectionNames } from './orchestrate.js';
+import { runSection, type SectionName, sectionNames, stopSharedServers } from './orchestrate.js';
 import { resultsDir } from './paths.js';
 import { fullPlan, quickPlan } from './plan.js';
 import { resolveRuntimes } from './runtimes.js';
@@ -78,6 +78,7 @@ for (const name of selected) {
     }
   }
 }
+await stopSharedServers();
 
 const date = new Date().toISOString().slice(0, 10);
 const labelled = runs.map((run) => ({ ...run, label: `Node ${run.runtime.version}` }));

@@ -38,6 +38,7 @@ export function runSection(
   runtime: Runtime,
   { sizes = true }: { sizes?: boolean } = {},
 ): Promise<SectionResult> {
+  const withServer = serverFor(plan);
   switch (name) {
     case 'unary':
     case 'concurrency':
@@ -83,9 +84,13 @@ export function runSection(
           rounds: plan.rounds,
         }),
       );
-    case 'emulator':
+    case 'emulator': {
+      // Prism takes seconds to start: it starts beside the emulator, not after it.
+      const prismStarting = startPrism(runtime.execPath);
+      // Awaited only once the emulator is up: a failure before then is not an unhandled rejection.
+      prismStarting.catch(() => undefined);
       return withServer(runtime, 'emulator', async (emulator) => {
-        const prism = await startPrism(runtime.execPath);
+        const prism = await prismStarting;
         try {
           return await inChild(runtime, plan, {
             section: 'emulator-load',
@@ -112,24 +117,36 @@ export function runSection(
         } finally {
           await prism.close();
         }
+      }).catch(async (error: unknown) => {
+        // The emulator failed: Prism may have started all the same, and must not outlive the run.
+        await prismStarting.then(
+          (prism) => prism.close(),
+          () => undefined,
+        );
+        throw error;
       });
+    }
     case 'size':
       return sizeAndImport(runtime, plan, sizes);
     case 'retrieval':
-      return withServer(runtime, 'emulator', (emulator) =>
-        withServer(runtime, 'emulator-word-vectors', (wordVectors) =>
-          withServer(runtime, 'emulator-lexical', (lexical) =>
-            inChild(runtime, plan, {
-              section: 'retrieval',
-              subject: { name: 'sentence encoder + word vectors + BM25', ...retrievalTarget(emulator) },
-              baseline: { name: 'word vectors + BM25 (0.2)', ...retrievalTarget(wordVectors) },
-              lexical: { name: 'BM25 only (earlier)', ...retrievalTarget(lexical) },
-              connections: plan.loadConnections,
-              seconds: plan.loadSeconds,
-              rounds: plan.loadRounds,
-            }),
-          ),
-        ),
+      // Three emulators that each index the corpus on start: started at once, not one after another.
+      return withServers(
+        plan,
+        runtime,
+        ['emulator', 'emulator-word-vectors', 'emulator-lexical'],
+        ([emulator, wordVectors, lexical]) =>
+          inChild(runtime, plan, {
+            section: 'retrieval',
+            subject: { name: 'sentence encoder + word vectors + BM25', ...retrievalTarget(emulator) },
+            baseline: { name: 'word vectors + BM25 (0.2)', ...retrievalTarget(wordVectors) },
+            lexical: { name: 'BM25 only (earlier)', ...retrievalTarget(lexical) },
+            connections: plan.loadConnections,
+            seconds: plan.loadSeconds,
+            rounds: plan.loadRounds,
+            ...(plan.retrievalQuestionsPerKind === undefined
+              ? {}
+              : { questionsPerKind: plan.retrievalQuestionsPerKind }),
+          }),
       );
     case 'mcp':
       return withServer(runtime, 'emulator', (target) =>
@@ -170,7 +187,8 @@ export function runSection(
         });
         const evaluation = await measureCliEval(runtime.execPath, {
           questions: plan.cliBatchQuestions,
-          memoryQuestions: Math.min(plan.cliBatchQuestions * 5, 5_000),
+          memoryQuestions: plan.cliEvalMemoryQuestions,
+          limitSeconds: plan.cliLimitSeconds,
         });
         return {
           measurements: [...start.measurements, ...batch.measurements, ...evaluation.measurements],
@@ -186,6 +204,7 @@ function retrievalTarget(server: ServerInfo) {
 
 /** Each reading in its own process, so one subject's heap never counts against another. */
 async function memory(runtime: Runtime, plan: Plan): Promise<SectionResult> {
+  const withServer = serverFor(plan);
   const results: SectionResult[] = [];
   await withServer(runtime, 'emulator', async (emulator) => {
     const target = { url: emulator.url, apiKey: emulator.apiKey };
@@ -258,6 +277,57 @@ async function inChild(
   return value as SectionResult;
 }
 
+/**
+ * How a section gets its servers: a fresh one each (the full plan), or, with `plan.shareServers`, the
+ * one of that kind already running on the runtime. A recorder forwards to one deployment: always fresh.
+ */
+function serverFor(plan: Plan): typeof withServer {
+  if (!plan.shareServers) return withServer;
+  return async (runtime, kind, use, target) =>
+    sharedKinds.has(kind) && target === undefined
+      ? use(await sharedServer(runtime, kind))
+      : withServer(runtime, kind, use, target);
+}
+
+/** The kinds most sections use; the retrieval section's other rankings and a recorder are its own. */
+const sharedKinds = new Set<ServerKind>(['emulator', 'stream-source']);
+
+/** The server of `kind` the sections on `runtime` share, started on first use. */
+async function sharedServer(runtime: Runtime, kind: ServerKind): Promise<ServerInfo> {
+  const key = `${runtime.execPath}\u0000${kind}`;
+  let started = shared.get(key);
+  if (!started) {
+    started = askChild(
+      distModule('server-main.js'),
+      { kind },
+      { timeoutMs: 60_000, execPath: runtime.execPath },
+    );
+    shared.set(key, started);
+  }
+  // One that failed to start is tried afresh by the next section.
+  const { value } = await started.catch((error: unknown) => {
+    shared.delete(key);
+    throw error;
+  });
+  return value as ServerInfo;
+}
+
+const shared = new Map<string, ReturnType<typeof askChild>>();
+
+/** Stops the servers sections shared (see `Plan.shareServers`); none are left after a run. */
+export async function stopSharedServers(): Promise<void> {
+  const started = [...shared.values()];
+  shared.clear();
+  await Promise.all(
+    started.map((s) =>
+      s.then(
+        ({ child }) => stopChild(child),
+        () => undefined,
+      ),
+    ),
+  );
+}
+
 /** Runs `use` with a server of `kind` started on the runtime's Node in its own process. */
 export async function withServer<T>(
   runtime: Runtime,
@@ -275,5 +345,36 @@ export async function withServer<T>(
     return await use(value as ServerInfo);
   } finally {
     await stopChild(child);
+  }
+}
+
+/**
+ * Runs `use` with a server of each of `kinds`, all started at once, each in its own process; with
+ * `plan.shareServers`, the runtime's shared one of a kind it shares.
+ */
+async function withServers<T>(
+  plan: Plan,
+  runtime: Runtime,
+  kinds: readonly [ServerKind, ServerKind, ServerKind],
+  use: (servers: [ServerInfo, ServerInfo, ServerInfo]) => Promise<T>,
+): Promise<T> {
+  const started = await Promise.allSettled(
+    kinds.map((kind) =>
+      plan.shareServers && sharedKinds.has(kind)
+        ? sharedServer(runtime, kind).then((value) => ({ value, child: undefined }))
+        : askChild(distModule('server-main.js'), { kind }, { timeoutMs: 60_000, execPath: runtime.execPath }),
+    ),
+  );
+  try {
+    const failed = started.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    const servers = started.map((s) =>
+      s.status === 'fulfilled' ? (s.value.value as ServerInfo) : undefined,
+    );
+    return await use(servers as [ServerInfo, ServerInfo, ServerInfo]);
+  } finally {
+    await Promise.all(
+      started.map((s) => (s.status === 'fulfilled' && s.value.child ? stopChild(s.value.child) : undefined)),
+    );
   }
 }

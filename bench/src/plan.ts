@@ -34,6 +34,11 @@ export interface Plan {
   readonly loadConnections: number;
   readonly importRuns: number;
   /**
+   * Retrieval questions asked of each QnA system and question kind in each half of the evaluation;
+   * absent: all of them. Every question costs an answer and a search on each of three rankings.
+   */
+  readonly retrievalQuestionsPerKind?: number;
+  /**
    * Brotli quality of the size section: 11 is what size-limit and CDNs use, and takes about a minute on
    * the emulator's 6 MB of word vectors; a quick run only proves the section works.
    */
@@ -45,10 +50,20 @@ export interface Plan {
   /** Questions of each CLI batch throughput run, and of the large run whose memory is measured. */
   readonly cliBatchQuestions: number;
   readonly cliMemoryQuestions: number;
+  /** Golden rows of the large `qna eval` run whose memory is measured (the small one is a tenth). */
+  readonly cliEvalMemoryQuestions: number;
+  /** Seconds over which the CLI eval section measures the emulator's rate limit as a client meets it. */
+  readonly cliLimitSeconds: number;
   /** Sequential calls and streams per block of the recorder section, and its rounds. */
   readonly recorderBlockCalls: number;
   readonly recorderBlockStreams: number;
   readonly recorderRounds: number;
+  /**
+   * Whether the sections on one runtime share its emulator and stream source, each started once,
+   * instead of starting their own. Each emulator start indexes the corpus and loads the sentence
+   * encoder: seconds of CPU, beside the measurements. The full plan gives every section fresh servers.
+   */
+  readonly shareServers: boolean;
   /** Upper bound on one child process, so a stuck section cannot hang the run. */
   readonly sectionTimeoutMs: number;
 }
@@ -81,9 +96,12 @@ export const fullPlan: Plan = {
   cliRuns: 20,
   cliBatchQuestions: 1_600,
   cliMemoryQuestions: 100_000,
+  cliEvalMemoryQuestions: 5_000,
+  cliLimitSeconds: 3,
   recorderBlockCalls: 50,
   recorderBlockStreams: 5,
   recorderRounds: 30,
+  shareServers: false,
   sectionTimeoutMs: 10 * 60_000,
 };
 
@@ -106,17 +124,31 @@ export const quickPlan: Plan = {
   memoryStreamEvents: 1_000,
   memoryRounds: 1,
   loadRounds: 1,
-  loadSeconds: 1,
+  // A quarter of a second per run: 8 runs in the emulator section, 2 in retrieval (load.ts samples
+  // once at the end of a run that short, so it does not last the full second autocannon's sampling would).
+  loadSeconds: 0.25,
   loadWarmSeconds: 0,
   loadConnections: 10,
   importRuns: 1,
+  // One of each system and kind still asks every kind of question, answerable and not, of every ranking.
+  retrievalQuestionsPerKind: 1,
   sizeBrotliQuality: 4,
   mcpCalls: 20,
-  cliRuns: 2,
-  cliBatchQuestions: 64,
-  cliMemoryQuestions: 400,
+  // One cold start of each command, after its unrecorded warm-up run.
+  cliRuns: 1,
+  // Above the rate limit's burst of 10, so the rate-limited runs still wait on the limit (under half a
+  // second at 50/s); every question is a CLI request like any other.
+  cliBatchQuestions: 32,
+  // The small runs are a tenth of these: 10 searches, 10 golden rows.
+  cliMemoryQuestions: 100,
+  cliEvalMemoryQuestions: 100,
+  // Half a second is 25 requests at the limit: enough to show the measuring runs.
+  cliLimitSeconds: 0.5,
   recorderBlockCalls: 20,
   recorderBlockStreams: 2,
   recorderRounds: 3,
+  // The quick run proves each section works; the state a server keeps from one section to the next
+  // is not what it measures.
+  shareServers: true,
   sectionTimeoutMs: 2 * 60_000,
 };

@@ -93,6 +93,8 @@ export interface EvalPlan {
   questions: number;
   /** Golden rows of the large run whose memory is compared with a small one's (a tenth of it). */
   memoryQuestions: number;
+  /** Seconds over which the rate limit is measured. */
+  limitSeconds: number;
 }
 
 /**
@@ -111,7 +113,7 @@ export async function measureCliEval(execPath: string, plan: EvalPlan): Promise<
   let run: CliRun;
   let limit: number;
   try {
-    limit = await measureLimit(limited, 3);
+    limit = await measureLimit(limited, plan.limitSeconds);
     // The bucket refills (burst 10 at 50/s) before the evaluation starts.
     await new Promise((resolve) => setTimeout(resolve, 500));
     run = await runEval(execPath, limited, plan.questions);

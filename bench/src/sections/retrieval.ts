@@ -23,6 +23,8 @@ export interface RetrievalRequest {
   readonly connections: number;
   readonly seconds: number;
   readonly rounds: number;
+  /** Questions asked of each system and kind in each half; absent: every question. */
+  readonly questionsPerKind?: number;
 }
 
 const section = '7. emulator retrieval';
@@ -46,9 +48,10 @@ const qualityGoals: Record<string, readonly Goal[]> = {
  * `startEmulator()` to a first search answered.
  */
 export async function measureRetrieval(request: RetrievalRequest): Promise<SectionResult> {
-  const { subject, baseline, lexical, connections, seconds, rounds } = request;
+  const { subject, baseline, lexical, connections, seconds, rounds, questionsPerKind } = request;
   const out: Measurement[] = [];
-  for (const half of halves) {
+  const asked = halves.map((half) => ({ ...half, questions: sample(half.questions, questionsPerKind) }));
+  for (const half of asked) {
     for (const target of [subject, baseline, lexical]) {
       const quality = await evaluateRetrieval(target, half.questions);
       const base = target === subject ? { baseline: baseline.name } : {};
@@ -138,9 +141,24 @@ export async function measureRetrieval(request: RetrievalRequest): Promise<Secti
   return {
     measurements: out,
     notes: [
-      `Retrieval: ${heldOutQuestions.length} held-out and ${tuningQuestions.length} tuning questions over the seeded systems (bench/src/retrieval/), paraphrased, misspelt, naming a filter value, or unanswerable; recall@k counts an answerable question found when a passage that answers it is among the first k search results; an unanswerable one is declined when the answer cites nothing. Load: "${loadQuestion}" on the support knowledge base.`,
+      `Retrieval: ${asked[0]?.questions.length} held-out and ${asked[1]?.questions.length} tuning questions over the seeded systems (bench/src/retrieval/), paraphrased, misspelt, naming a filter value, or unanswerable; recall@k counts an answerable question found when a passage that answers it is among the first k search results; an unanswerable one is declined when the answer cites nothing. Load: "${loadQuestion}" on the support knowledge base.`,
     ],
   };
+}
+
+/** The first `perKind` questions of each system and kind, in their order; all of them without `perKind`. */
+function sample(
+  questions: readonly EvaluationQuestion[],
+  perKind: number | undefined,
+): readonly EvaluationQuestion[] {
+  if (perKind === undefined) return questions;
+  const taken = new Map<string, number>();
+  return questions.filter((q) => {
+    const key = `${q.system}\u0000${q.kind}`;
+    const count = taken.get(key) ?? 0;
+    taken.set(key, count + 1);
+    return count < perKind;
+  });
 }
 
 /** Bytes on disk of the emulator's optional sentence encoder packages, as installed next to it. */

@@ -1,58 +1,72 @@
-import { brotliCompressSync, constants } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants } from 'node:zlib';
 import { build } from 'esbuild';
 import { firstLines } from '../errors.js';
 import type { Measurement, SectionResult } from '../measurement.js';
 import type { MeasuredPackage } from '../packages.js';
 
+// On libuv's thread pool, so the bundles compress side by side.
+const compress = promisify(brotliCompress);
 const section = '6. package size and import time';
 const withoutDeps = 'min+brotli, without dependencies';
 const withDeps = 'min+brotli, with dependencies';
 
-/** Minified, brotli-compressed bundle sizes of each package, alone and with everything it imports. */
+/**
+ * Minified, brotli-compressed bundle sizes of each package, alone and with everything it imports. The
+ * bundles are built at once (esbuild builds on every core); sizes do not depend on timing.
+ */
 export async function measureSizes(
   packages: readonly MeasuredPackage[],
   brotliQuality: number,
 ): Promise<SectionResult> {
-  const alone: Measurement[] = [];
-  const bundled: Measurement[] = [];
-  const notes: string[] = [];
-  for (const pkg of packages) {
-    try {
-      const entry = `export * from './dist/index.js';`;
-      alone.push({
-        section,
-        metric: withoutDeps,
-        subject: pkg.name,
-        unit: 'KiB',
-        samples: [await bundleSize(pkg, entry, false, brotliQuality)],
-      });
-      const withAll = await bundleSize(pkg, entry, true, brotliQuality);
-      if (pkg.baseline) {
-        const baselineSize = await bundleSize(
-          pkg,
-          `export * from '${pkg.baseline.specifier}';`,
-          true,
-          brotliQuality,
-        );
-        bundled.push(
-          {
-            section,
-            metric: withDeps,
-            subject: pkg.name,
-            unit: 'KiB',
-            samples: [withAll],
-            baseline: pkg.baseline.name,
-          },
-          { section, metric: withDeps, subject: pkg.baseline.name, unit: 'KiB', samples: [baselineSize] },
-        );
-      } else {
-        bundled.push({ section, metric: withDeps, subject: pkg.name, unit: 'KiB', samples: [withAll] });
+  const results = await Promise.all(
+    packages.map(async (pkg) => {
+      try {
+        const entry = `export * from './dist/index.js';`;
+        const [ownSize, withAll, baselineSize] = await Promise.all([
+          bundleSize(pkg, entry, false, brotliQuality),
+          bundleSize(pkg, entry, true, brotliQuality),
+          pkg.baseline
+            ? bundleSize(pkg, `export * from '${pkg.baseline.specifier}';`, true, brotliQuality)
+            : undefined,
+        ]);
+        const alone: Measurement = {
+          section,
+          metric: withoutDeps,
+          subject: pkg.name,
+          unit: 'KiB',
+          samples: [ownSize],
+        };
+        const bundled: Measurement[] =
+          pkg.baseline && baselineSize !== undefined
+            ? [
+                {
+                  section,
+                  metric: withDeps,
+                  subject: pkg.name,
+                  unit: 'KiB',
+                  samples: [withAll],
+                  baseline: pkg.baseline.name,
+                },
+                {
+                  section,
+                  metric: withDeps,
+                  subject: pkg.baseline.name,
+                  unit: 'KiB',
+                  samples: [baselineSize],
+                },
+              ]
+            : [{ section, metric: withDeps, subject: pkg.name, unit: 'KiB', samples: [withAll] }];
+        return { alone: [alone], bundled, notes: [] };
+      } catch (error) {
+        return { alone: [], bundled: [], notes: [`Size of ${pkg.name} not measured: ${firstLines(error)}`] };
       }
-    } catch (error) {
-      notes.push(`Size of ${pkg.name} not measured: ${firstLines(error)}`);
-    }
-  }
-  return { measurements: [...alone, ...bundled], notes };
+    }),
+  );
+  return {
+    measurements: [...results.flatMap((r) => r.alone), ...results.flatMap((r) => r.bundled)],
+    notes: results.flatMap((r) => r.notes),
+  };
 }
 
 async function bundleSize(
@@ -75,6 +89,6 @@ async function bundleSize(
   const code = result.outputFiles[0]?.contents;
   if (!code) throw new Error(`esbuild produced no output for ${pkg.name}`);
   return (
-    brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality } }).length / 1024
+    (await compress(code, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality } })).length / 1024
   );
 }
