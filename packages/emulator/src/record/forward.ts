@@ -67,15 +67,17 @@ export class Forwarder {
 
   forward(req: IncomingMessage, res: ServerResponse, target: string): void {
     const exchange = new Exchange(this, req, res, target);
-    // A request without a body (no length, not chunked) is sent without one, not as an empty stream.
-    const length = req.headers['content-length'];
-    const hasBody =
-      (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+    // The raw list, not `req.headers`: the object is built only if the cassette's entry asks for it.
     const raw = req.rawHeaders;
     const headers: string[] = [];
+    // A request without a body (no length, not chunked) is sent without one, not as an empty stream.
+    let hasBody = false;
     for (let i = 0; i < raw.length; i += 2) {
       const name = raw[i] as string;
-      if (!notForwarded.has(name.toLowerCase())) headers.push(name, raw[i + 1] as string);
+      const lower = name.toLowerCase();
+      if (lower === 'content-length') hasBody ||= raw[i + 1] !== '0';
+      else if (lower === 'transfer-encoding') hasBody = true;
+      if (!notForwarded.has(lower)) headers.push(name, raw[i + 1] as string);
     }
     try {
       this.pool.dispatch(
