@@ -37,10 +37,23 @@ function deployment() {
   const holdClosed = new Promise<void>((resolve) => {
     closed = resolve;
   });
+  /** Bytes of `/base/api/flood` the connection has taken so far. */
+  let flooded = 0;
   const handler = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const path = req.url?.split('?')[0];
+    if (path === '/base/api/flood') {
+      // Writes 64 MiB as fast as the connection takes it.
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      const piece = Buffer.alloc(64 * 1024, 120);
+      while (flooded < floodBytes) {
+        flooded += piece.length;
+        if (!res.write(piece)) await once(res, 'drain');
+      }
+      res.end();
+      return;
+    }
     if (path === '/base/api/stream' || path === '/base/api/hold') {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: {"n":1}\n\n');
@@ -74,7 +87,7 @@ function deployment() {
     ]);
     res.end(text);
   };
-  return { handler, release, holdClosed };
+  return { handler, release, holdClosed, flooded: () => flooded };
 }
 
 async function listen(server: Server, scheme: 'http' | 'https'): Promise<string> {
@@ -84,6 +97,7 @@ async function listen(server: Server, scheme: 'http' | 'https'): Promise<string>
 }
 
 const auth = { authorization: `SSWS ${key}` };
+const floodBytes = 64 * 1024 * 1024;
 
 describe('record mode, what the deployment receives and the caller gets', () => {
   let dir: string;
@@ -192,6 +206,23 @@ describe('record mode, what the deployment receives and the caller gets', () => 
     }
     const har = JSON.parse(await readFile(join(dir, 'stream.har'), 'utf8')) as Cassette;
     expect(har.log.entries[0]?._events?.map((e) => e.data)).toEqual(['{"n":1}', '{"n":2}']);
+  });
+
+  it('holds the deployment back while the caller is slow to read, instead of buffering its body', async () => {
+    const recorder = await startEmulator({ record: `${origin}/base`, cassette: join(dir, 'flood.har') });
+    try {
+      const response = await fetch(`${recorder.url}/api/flood`, { headers: auth });
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      // The caller reads nothing for a second: the deployment is made to wait long before it has sent all
+      // (what the connections' buffers hold, a few MiB), not read on into the recorder's memory.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(fake.flooded()).toBeLessThan(floodBytes / 4);
+      let bytes = 0;
+      for (let next = await reader.read(); !next.done; next = await reader.read()) bytes += next.value.length;
+      expect(bytes).toBe(floodBytes);
+    } finally {
+      await recorder.close();
+    }
   });
 
   it('stops the deployment’s stream when the caller leaves, and records nothing of it', async () => {
