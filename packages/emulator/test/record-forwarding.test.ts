@@ -84,6 +84,8 @@ function deployment() {
       'b=2',
       'X-Trace',
       'trace-7',
+      'X-Trace',
+      'trace-8',
     ]);
     res.end(text);
   };
@@ -125,7 +127,7 @@ describe('record mode, what the deployment receives and the caller gets', () => 
       const got = await fetch(`${recorder.url}/api/echo?x=1&y=two`, { headers: auth });
       expect(got.status).toBe(201);
       expect(got.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
-      expect(got.headers.get('x-trace')).toBe('trace-7');
+      expect(got.headers.get('x-trace')).toBe('trace-7, trace-8');
       const echo = (await got.json()) as Echo;
       expect(echo).toMatchObject({
         method: 'GET',
@@ -175,7 +177,10 @@ describe('record mode, what the deployment receives and the caller gets', () => 
     expect(get?.response.status).toBe(201);
     // Each header of the answer, repeated ones each on its own (a cookie's value redacted).
     expect(get?.response.headers.filter((h) => h.name === 'set-cookie')).toHaveLength(2);
-    expect(get?.response.headers).toContainEqual({ name: 'x-trace', value: 'trace-7' });
+    expect(get?.response.headers.filter((h) => h.name === 'x-trace')).toEqual([
+      { name: 'x-trace', value: 'trace-7' },
+      { name: 'x-trace', value: 'trace-8' },
+    ]);
     expect(get?.request.queryString).toEqual([
       { name: 'x', value: '1' },
       { name: 'y', value: 'two' },
