@@ -44,6 +44,7 @@ export class Forwarder {
   private readonly base: URL;
   private readonly agent: HttpAgent;
   private readonly send: typeof httpRequest;
+  private readonly basePath: string;
 
   constructor(
     target: string,
@@ -54,38 +55,52 @@ export class Forwarder {
     // Kept-alive connections: a new connection per call would cost more than the recording does.
     this.agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
     this.send = secure ? httpsRequest : httpRequest;
+    this.basePath = this.base.pathname.replace(/\/+$/, '');
   }
 
   /** The deployment's URL of a request target (`/api/...?...`), under the base URL's own path. */
   urlOf(target: string): string {
-    const basePath = this.base.pathname.replace(/\/+$/, '');
-    return `${this.base.origin}${basePath}${target}`;
+    return `${this.base.origin}${this.basePath}${target}`;
   }
 
   forward(req: IncomingMessage, res: ServerResponse, target: string): void {
     const started = performance.now();
-    const startedDateTime = new Date().toISOString();
-    const url = this.urlOf(target);
-    const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value !== undefined && !hopHeaders.has(name)) headers[name] = value;
+    const startedAt = Date.now();
+    // The raw list, not `req.headers`: the object is built only if the cassette's entry asks for it.
+    const raw = req.rawHeaders;
+    const headers: string[] = ['Host', this.base.host];
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i] as string;
+      if (!hopHeaders.has(name.toLowerCase())) headers.push(name, raw[i + 1] as string);
     }
-    headers.host = this.base.host;
     const requestBody: Buffer[] = [];
     let requestBytes = 0;
-    const upstream = this.send(url, { method: req.method, headers, agent: this.agent });
+    const upstream = this.send({
+      protocol: this.base.protocol,
+      hostname: this.base.hostname,
+      port: this.base.port,
+      path: `${this.basePath}${target}`,
+      method: req.method,
+      headers,
+      agent: this.agent,
+    });
     // Each event goes on as soon as it is written, not held back to be sent with the next one.
     upstream.once('socket', (socket) => socket.setNoDelay(true));
     upstream.once('finish', () => this.options.onSent?.());
     res.socket?.setNoDelay(true);
     upstream.on('response', (answer) => {
       const headersAt = performance.now();
-      const outHeaders: Record<string, string | string[]> = {};
-      for (const [name, value] of Object.entries(answer.headers)) {
-        if (value !== undefined && !hopHeaders.has(name)) outHeaders[name] = value;
+      const outHeaders: string[] = [];
+      let contentType = '';
+      const rawAnswer = answer.rawHeaders;
+      for (let i = 0; i < rawAnswer.length; i += 2) {
+        const name = rawAnswer[i] as string;
+        const lower = name.toLowerCase();
+        if (hopHeaders.has(lower)) continue;
+        outHeaders.push(name, rawAnswer[i + 1] as string);
+        if (lower === 'content-type') contentType = rawAnswer[i + 1] as string;
       }
       res.writeHead(answer.statusCode ?? 502, outHeaders);
-      const contentType = String(answer.headers['content-type'] ?? '');
       const isStream = contentType.startsWith('text/event-stream');
       // A stream's headers go out at once even when its first event is late (the caller is waiting on
       // them), but after the data already read with them: then both leave in one write.
@@ -100,7 +115,11 @@ export class Forwarder {
       const arrivals: number[] = [];
       let bytes = 0;
       answer.on('data', (chunk: Buffer) => {
-        res.write(chunk);
+        // A caller slower than the deployment: its reading paces the deployment's connection.
+        if (!res.write(chunk)) {
+          answer.pause();
+          res.once('drain', () => answer.resume());
+        }
         bytes += chunk.length;
         if (isStream) {
           chunks.push(chunk);
@@ -114,11 +133,11 @@ export class Forwarder {
         // the cassette's write run after the last bytes are written.
         setImmediate(() => {
           const entry: CassetteEntry = {
-            startedDateTime,
+            startedDateTime: new Date(startedAt).toISOString(),
             time: round(ended - started),
             request: {
               method: req.method ?? 'GET',
-              url,
+              url: this.urlOf(target),
               httpVersion: `HTTP/${req.httpVersion}`,
               cookies: [],
               headers: pairsOf(req.headers),
@@ -139,7 +158,7 @@ export class Forwarder {
               statusText: answer.statusMessage ?? statusText[answer.statusCode ?? 0] ?? '',
               httpVersion: `HTTP/${answer.httpVersion}`,
               cookies: [],
-              headers: pairsOf(answer.headers),
+              headers: rawPairsOf(answer.rawHeaders),
               content: {
                 size: bytes,
                 mimeType: contentType,
@@ -220,6 +239,16 @@ function pairsOf(headers: Record<string, string | string[] | undefined>): HarNam
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || hopHeaders.has(name)) continue;
     for (const one of Array.isArray(value) ? value : [value]) out.push({ name, value: one });
+  }
+  return out;
+}
+
+/** A raw header list's pairs, names lower-cased as `pairsOf` gives them, the hop-by-hop ones left out. */
+function rawPairsOf(raw: readonly string[]): HarNameValue[] {
+  const out: HarNameValue[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    if (!hopHeaders.has(name)) out.push({ name, value: raw[i + 1] as string });
   }
   return out;
 }
