@@ -1,6 +1,6 @@
-import type { UserConfig } from 'vitepress';
+import { defineConfig, type UserConfig } from 'vitepress';
 import llms from 'vitepress-plugin-llms';
-import { withMermaid } from 'vitepress-plugin-mermaid';
+import { copyMermaid, mermaidFences, serveMermaid } from './mermaid.js';
 import { sidebar } from './sidebar.js';
 import { runnableSnippets } from './snippet-fences.js';
 
@@ -9,7 +9,7 @@ type VitePlugins = NonNullable<NonNullable<UserConfig['vite']>['plugins']>;
 // DOCS_BASE: the path the site is served under (`/<repository>/` on GitHub Pages).
 const base = process.env.DOCS_BASE ?? '/';
 
-export default withMermaid({
+export default defineConfig({
   title: 'Dataworkz TypeScript SDK',
   description:
     'Typed TypeScript clients for the Dataworkz service: QnA systems (RAG search and answers) and agents over A2A, with a local emulator.',
@@ -23,7 +23,10 @@ export default withMermaid({
     ['link', { rel: 'icon', type: 'image/svg+xml', href: `${base}favicon.svg` }],
   ],
   markdown: {
-    config: (md) => runnableSnippets(md),
+    config: (md) => {
+      mermaidFences(md);
+      runnableSnippets(md);
+    },
   },
   themeConfig: {
     nav: [
@@ -39,11 +42,12 @@ export default withMermaid({
   },
   vite: {
     // The plugin's types name the workspace's newer Vite; it runs on VitePress's own.
-    plugins: [llms({ ignoreFiles: ['reference/api/**/*'] }) as unknown as VitePlugins],
+    plugins: [llms({ ignoreFiles: ['reference/api/**/*'] }) as unknown as VitePlugins, serveMermaid(base)],
     // The in-page emulator and clients come from the workspace as their dist; nothing to prebundle twice.
     optimizeDeps: { exclude: ['@dataworkz/emulator'] },
     // The snippet worker imports each snippet on demand: that needs chunks, so ES module workers.
     worker: { format: 'es' },
   },
-  mermaid: { securityLevel: 'strict' },
+  // Mermaid's own build beside the site, for the pages with a diagram (see mermaid.ts).
+  buildEnd: ({ outDir }) => copyMermaid(outDir),
 });

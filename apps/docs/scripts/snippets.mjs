@@ -8,7 +8,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import MarkdownIt from 'markdown-it';
 import ts from 'typescript';
 import { snippetId, snippetMeta } from './snippet-ids.mjs';
@@ -134,15 +135,36 @@ function run(command, args, options = {}) {
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
-    const timer = options.timeout
-      ? setTimeout(() => {
-          output += `\n(killed after ${options.timeout / 1000} s)`;
-          child.kill('SIGKILL');
-        }, options.timeout)
-      : undefined;
-    child.on('close', (code) => {
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+/**
+ * One compiled block run as a program of its own, in a worker thread: its own module graph, globals,
+ * environment and event loop, as in a process of its own (stdin at its end, `process.exit` and
+ * `process.exitCode` its exit code) without starting a Node process per block. A block that throws,
+ * rejects or sets a non-zero exit code fails; one still running after `timeout` ms is stopped.
+ */
+function runBlock(file, env, timeout) {
+  return new Promise((resolve) => {
+    const worker = new Worker(pathToFileURL(file), { env, stdin: true, stdout: true, stderr: true });
+    worker.stdin?.end();
+    let output = '';
+    worker.stdout.on('data', (chunk) => (output += chunk));
+    worker.stderr.on('data', (chunk) => (output += chunk));
+    let failure;
+    worker.on('error', (error) => {
+      failure = error;
+    });
+    const timer = setTimeout(() => {
+      output += `\n(killed after ${timeout / 1000} s)`;
+      void worker.terminate();
+    }, timeout);
+    worker.on('exit', (code) => {
       clearTimeout(timer);
-      resolve({ code: code ?? 1, output });
+      if (failure !== undefined)
+        output += `\n${failure instanceof Error ? (failure.stack ?? failure) : failure}`;
+      resolve({ code: failure !== undefined && code === 0 ? 1 : code, output });
     });
   });
 }
@@ -166,14 +188,14 @@ async function check() {
   try {
     const env = { ...process.env, DATAWORKZ_BASE_URL: emulator.url, DATAWORKZ_API_KEY: apiKey };
     const queue = [...runnable];
-    const worker = async () => {
+    const slot = async () => {
       for (let block = queue.shift(); block !== undefined; block = queue.shift()) {
         const file = join(out, 'dist', `${block.id}.js`);
-        const result = await run(process.execPath, [file], { cwd: out, env, timeout: RUN_TIMEOUT_MS });
+        const result = await runBlock(file, env, RUN_TIMEOUT_MS);
         if (result.code !== 0) failures.push({ block, output: result.output });
       }
     };
-    await Promise.all(Array.from({ length: Math.min(2, cpus().length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(2, cpus().length) }, slot));
   } finally {
     await emulator.close();
   }

@@ -1,5 +1,5 @@
 // The built site (`pnpm docs:build` first) as a reader meets it, in headless Chromium: the home page
-// without console errors, the search finding a guide, Run buttons running their snippets in the page.
+// without console errors, the search finding a guide, a diagram drawn, Run buttons running their snippets in the page.
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -87,6 +87,17 @@ describe('the documentation site in Chromium', () => {
     await api.page.screenshot({ path: `${shots}api-reference.png` });
     expect(api.errors).toEqual([]);
     await api.page.close();
+  });
+
+  it('draws a mermaid diagram in the page', async () => {
+    const { page, errors } = await open('/explanation/architecture');
+    const diagram = page.locator('.vp-doc .mermaid svg').first();
+    await expect.poll(() => diagram.count()).toBeGreaterThan(0);
+    expect(await diagram.locator('text, foreignObject').count()).toBeGreaterThan(0);
+    await diagram.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}diagram.png` });
+    expect(errors).toEqual([]);
+    await page.close();
   });
 
   it('runs the getting-started answer in the page', async () => {
