@@ -35,8 +35,21 @@ const keep = process.argv.includes('--keep');
 
 const root = resolve(import.meta.dirname, '..');
 const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-/** `npx -y pnpm@<the version of packageManager>`, as CI runs it. */
-const pnpm = ['-y', rootManifest.packageManager];
+/**
+ * The pnpm packageManager names: the one on PATH when it is that version (CI installs it once), else
+ * `npx -y pnpm@<version>`, which spends seconds of CPU resolving pnpm on every call.
+ */
+const pnpm = (() => {
+  const wanted = rootManifest.packageManager.replace(/^pnpm@/, '').split('+')[0];
+  try {
+    const found = execFileSync('pnpm', ['--version'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    if (found.trim() === wanted) return { command: 'pnpm', args: [] };
+  } catch {}
+  return { command: 'npx', args: ['-y', rootManifest.packageManager] };
+})();
 const MINUTE = 60_000;
 
 const scratch = mkdtempSync(join(tmpdir(), 'dataworkz-registry-'));
@@ -355,7 +368,7 @@ async function main() {
         // changeset publish tags with `git tag -m`, which needs an identity: the clone's own.
         await run('git', ['config', 'user.name', 'Registry round trip'], { cwd: clone });
         await run('git', ['config', 'user.email', 'round-trip@localhost'], { cwd: clone });
-        await run('npx', [...pnpm, 'install', '--frozen-lockfile'], { cwd: clone });
+        await run(pnpm.command, [...pnpm.args, 'install', '--frozen-lockfile'], { cwd: clone });
       })(),
     ]);
     return `Verdaccio ${VERDACCIO_VERSION} at ${verdaccio.url} (Node ${nodeVersions[VERDACCIO_NODE]}); HEAD cloned and installed`;
@@ -390,7 +403,7 @@ async function main() {
   // is what a clean build of the same sources wrote (each package's build starts by removing its dist/).
   let releases = 0;
   const release = async () => {
-    const result = await run('npx', [...pnpm, 'release'], {
+    const result = await run(pnpm.command, [...pnpm.args, 'release'], {
       cwd: clone,
       env: { ...npmEnv, TURBO_CACHE_DIR: join(root, '.turbo', 'cache') },
       timeoutMs: 10 * MINUTE,
