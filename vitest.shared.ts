@@ -8,9 +8,14 @@
  * In the edge runtime (`pnpm test:edge`) every file of a worker shares one VM context: the client's suite
  * runs that way (half the CPU), the A2A suite passes `--isolate`, as an abort test in it hung on two
  * fresh CI runs of five without.
+ *
+ * Transformed modules are kept on disk (`node_modules/.experimental-vitest-cache`, keyed by each file's
+ * content and the configuration, cleared when the lockfile changes): the suites on Node 22 and 24 and in
+ * the edge runtime read what the first run transformed instead of transforming it again.
  */
 export const sharedTestOptions = {
   isolate: false,
   unstubGlobals: true,
   unstubEnvs: true,
+  experimental: { fsModuleCache: true },
 } as const;
