@@ -81,7 +81,7 @@ export function runSection(
         inChild(runtime, plan, {
           section: 'streaming',
           target: { url: target.url, apiKey: target.apiKey, events: plan.streamEvents },
-          rounds: plan.rounds,
+          rounds: plan.streamRounds,
         }),
       );
     case 'emulator': {

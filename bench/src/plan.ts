@@ -21,6 +21,12 @@ export interface Plan {
   readonly allocationCalls: number;
   readonly allocationReadings: number;
   readonly streamEvents: number;
+  /**
+   * Rounds of the streaming section: every reader reads the stream once per round, and the per-round
+   * ratios against the SDK transport are reported beside the ratio of medians. A read of 50,000 events
+   * varies by a quarter from one to the next on a shared machine: five rounds moved that ratio by ±0.1.
+   */
+  readonly streamRounds: number;
   readonly memoryCalls: number;
   /** Calls and events before the first reading, so one-off heap growth is not counted as growth. */
   readonly memoryWarmCalls: number;
@@ -81,6 +87,7 @@ export const fullPlan: Plan = {
   allocationCalls: 500,
   allocationReadings: 9,
   streamEvents: 50_000,
+  streamRounds: 11,
   memoryCalls: 10_000,
   memoryWarmCalls: 2_000,
   memoryWarmEvents: 10_000,
@@ -118,6 +125,7 @@ export const quickPlan: Plan = {
   allocationCalls: 50,
   allocationReadings: 2,
   streamEvents: 500,
+  streamRounds: 1,
   memoryCalls: 200,
   memoryWarmCalls: 50,
   memoryWarmEvents: 200,

@@ -1,4 +1,5 @@
 import type { Measurement, SectionResult } from '../measurement.js';
+import { ratioRows } from './rounds.js';
 import {
   readWithParser,
   readWithPassThrough,
@@ -78,6 +79,16 @@ export async function measureStreaming(
     unit: 'events/s',
     samples: rates.get(parserName) ?? [],
   });
+  // Both readings of a pair come from the same round, so a slow stretch of the machine slows both.
+  const wrappers = names.filter((name) => name.startsWith('@dataworkz/') || name === passThroughName);
+  out.push(
+    ...ratioRows(
+      section,
+      `${events}-event stream: events/s, ratio per round`,
+      rates,
+      wrappers.map((subject) => ({ subject, baseline: sdkName })),
+    ),
+  );
   for (const name of names) {
     out.push({
       section,
