@@ -7,7 +7,8 @@
  * are undone after every test, and a test that needs a module of its own builds it in its own process.
  * In the edge runtime (`pnpm test:edge`) every file of a worker shares one VM context: the client's suite
  * runs that way (half the CPU), the A2A suite passes `--isolate`, as an abort test in it hung on two
- * fresh CI runs of five without.
+ * fresh CI runs of five without, and `--maxWorkers=100%`: isolated files cost more, and on two cores
+ * one worker left the other core idle for the last 20 s of the step once the client's suite was done.
  *
  * Transformed modules are kept on disk (`node_modules/.experimental-vitest-cache`, keyed by each file's
  * content and the configuration, cleared when the lockfile changes): the suites on Node 22 and 24 and in
