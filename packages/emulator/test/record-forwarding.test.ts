@@ -186,6 +186,9 @@ describe('record mode, what the deployment receives and the caller gets', () => 
       { name: 'y', value: 'two' },
     ]);
     expect(post?.request.postData?.text).toContain('How do I reset my password?');
+    // The request's headers as the caller sent them, from the same raw list the deployment was sent.
+    expect(post?.request.headers).toContainEqual({ name: 'content-type', value: 'application/json' });
+    expect(post?.request.headers.map((h) => h.name)).not.toContain('connection');
     expect(put?.request.postData?.text).toBe('{"part":"two"}');
     expect(await readFile(cassettePath, 'utf8')).not.toContain(key);
   });

@@ -140,7 +140,7 @@ export class Forwarder {
               url: this.urlOf(target),
               httpVersion: `HTTP/${req.httpVersion}`,
               cookies: [],
-              headers: pairsOf(req.headers),
+              headers: pairsOf(req.rawHeaders),
               queryString: queryOf(target),
               ...(requestBytes > 0
                 ? {
@@ -158,7 +158,7 @@ export class Forwarder {
               statusText: answer.statusMessage ?? statusText[answer.statusCode ?? 0] ?? '',
               httpVersion: `HTTP/${answer.httpVersion}`,
               cookies: [],
-              headers: rawPairsOf(answer.rawHeaders),
+              headers: pairsOf(answer.rawHeaders),
               content: {
                 size: bytes,
                 mimeType: contentType,
@@ -234,17 +234,11 @@ function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
 
-function pairsOf(headers: Record<string, string | string[] | undefined>): HarNameValue[] {
-  const out: HarNameValue[] = [];
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || hopHeaders.has(name)) continue;
-    for (const one of Array.isArray(value) ? value : [value]) out.push({ name, value: one });
-  }
-  return out;
-}
-
-/** A raw header list's pairs, names lower-cased as `pairsOf` gives them, the hop-by-hop ones left out. */
-function rawPairsOf(raw: readonly string[]): HarNameValue[] {
+/**
+ * A raw header list's pairs as sent (a repeated header stays repeated), names lower-cased, the hop-by-hop
+ * ones left out.
+ */
+function pairsOf(raw: readonly string[]): HarNameValue[] {
   const out: HarNameValue[] = [];
   for (let i = 0; i < raw.length; i += 2) {
     const name = (raw[i] as string).toLowerCase();
