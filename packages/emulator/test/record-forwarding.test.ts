@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -191,6 +191,38 @@ describe('record mode, what the deployment receives and the caller gets', () => 
     expect(post?.request.headers.map((h) => h.name)).not.toContain('connection');
     expect(put?.request.postData?.text).toBe('{"part":"two"}');
     expect(await readFile(cassettePath, 'utf8')).not.toContain(key);
+  });
+
+  it('records a request header the caller repeated once for each time it was sent', async () => {
+    const path = join(dir, 'repeated.har');
+    const recorder = await startEmulator({ record: `${origin}/base`, cassette: path });
+    try {
+      // fetch joins repeated headers into one line; node:http sends a raw list as it is (Host included).
+      const sent = request(`${recorder.url}/api/echo`, {
+        headers: [
+          'Host',
+          new URL(recorder.url).host,
+          'Authorization',
+          auth.authorization,
+          'X-Asked-By',
+          'one',
+          'X-Asked-By',
+          'two',
+        ],
+      });
+      sent.end();
+      const [answer] = (await once(sent, 'response')) as [IncomingMessage];
+      answer.resume();
+      await once(answer, 'end');
+      expect(answer.statusCode).toBe(201);
+    } finally {
+      await recorder.close();
+    }
+    const har = JSON.parse(await readFile(path, 'utf8')) as Cassette;
+    expect(har.log.entries[0]?.request.headers.filter((h) => h.name === 'x-asked-by')).toEqual([
+      { name: 'x-asked-by', value: 'one' },
+      { name: 'x-asked-by', value: 'two' },
+    ]);
   });
 
   it('passes a stream on event by event: the first reaches the caller before the deployment sends the next', async () => {
