@@ -18,9 +18,10 @@ const secretWord = /key|secret|passw|token|credential/i;
  * (plus any `secrets` given) is replaced wherever else it appears, bodies and events included.
  */
 export function redactEntry(entry: CassetteEntry, secrets: readonly string[] = []): CassetteEntry {
-  const headers = headerValues(entry.request.headers);
-  const presented = [headers.authorization, headers['proxy-authorization']]
-    .map(credentialOf)
+  // Every credential header as sent: a caller may repeat one, and the deployment may echo any of them.
+  const presented = entry.request.headers
+    .filter((h) => /^(proxy-)?authorization$/i.test(h.name))
+    .map((h) => credentialOf(h.value))
     .filter((s): s is string => s !== undefined);
   // A key sent in another header (`x-api-key`, a cookie) is scrubbed wherever else it shows up too.
   const headerCredentials = entry.request.headers
@@ -63,12 +64,6 @@ export function redactEntry(entry: CassetteEntry, secrets: readonly string[] = [
       ? { _events: entry._events.map((e) => ({ ...e, data: scrubJson(e.data, scrub) })) }
       : {}),
   };
-}
-
-function headerValues(pairs: readonly HarNameValue[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const { name, value } of pairs) out[name.toLowerCase()] = value;
-  return out;
 }
 
 function redactPairs(pairs: readonly HarNameValue[], scrub: (text: string) => string): HarNameValue[] {
