@@ -36,7 +36,7 @@ const keep = process.argv.includes('--keep');
 const root = resolve(import.meta.dirname, '..');
 const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 /**
- * The pnpm packageManager names: the one on PATH when it is that version (CI installs it once), else
+ * The pnpm that `packageManager` names: the one on PATH when it is that version (CI installs it once), else
  * `npx -y pnpm@<version>`, which spends seconds of CPU resolving pnpm on every call.
  */
 const pnpm = (() => {
