@@ -85,8 +85,23 @@ describe('the documentation site in Chromium', () => {
     const cells = await api.page.locator('.vp-doc td').allTextContents();
     expect(cells.map((cell) => cell.trim())).toEqual(expect.arrayContaining(['qna', 'agents']));
     await api.page.screenshot({ path: `${shots}api-reference.png` });
+    // The sidebar leads to a package's page and to each kind of symbol on it, not to every symbol: a
+    // sidebar of every symbol is written into every page (see .vitepress/sidebar.ts).
+    const sidebar = api.page.locator('.VPSidebar');
+    await sidebar.getByRole('link', { name: '@dataworkz/a2a', exact: true }).click();
+    await api.page.waitForURL(/\/@dataworkz\/a2a\/$/);
+    await sidebar.getByRole('link', { name: 'Classes', exact: true }).click();
+    await api.page.waitForURL(/\/@dataworkz\/a2a\/#classes$/);
+    await expect
+      .poll(() => api.page.locator('.vp-doc a', { hasText: 'AgentRun' }).first().isVisible())
+      .toBe(true);
+    await api.page.screenshot({ path: `${shots}api-sidebar.png` });
     expect(api.errors).toEqual([]);
     await api.page.close();
+    const html = await (
+      await fetch(`${origin}/reference/api/@dataworkz/client/index/classes/Dataworkz`)
+    ).text();
+    expect(html.length).toBeLessThan(100_000);
   });
 
   it('draws a mermaid diagram in the page', async () => {
