@@ -14,10 +14,13 @@ function apiSidebar(): DefaultTheme.SidebarItem[] {
   const clean = (link: string) => link.replace(/\.md$/, '');
   return packages.map((pkg) => {
     const page = clean(pkg.link ?? '/reference/api/');
-    const items = (pkg.items ?? []).map(({ text, link }) => ({
-      text,
-      link: link === undefined ? `${page}#${slug(text)}` : clean(link),
-    }));
+    // A kind of symbol links to its list on the package's page. A module (a package with more than one
+    // entry point) has a page of its own, named as it is imported: TypeDoc calls the main one `index`.
+    const items = (pkg.items ?? []).map(({ text, link }) =>
+      link === undefined
+        ? { text, link: `${page}#${slug(text)}` }
+        : { text: text === 'index' ? pkg.text : `${pkg.text}/${text}`, link: clean(link) },
+    );
     return { text: pkg.text, link: page, collapsed: true, items };
   });
 }

@@ -85,6 +85,13 @@ describe('the documentation site in Chromium', () => {
     const cells = await api.page.locator('.vp-doc td').allTextContents();
     expect(cells.map((cell) => cell.trim())).toEqual(expect.arrayContaining(['qna', 'agents']));
     await api.page.screenshot({ path: `${shots}api-reference.png` });
+    // A symbol's page says where it is: the breadcrumb leads back to its package.
+    const crumb = api.page.locator('.vp-doc p', { hasText: 'TypeScript API' }).first().getByRole('link', {
+      name: '@dataworkz/client',
+      exact: true,
+    });
+    await crumb.click();
+    await api.page.waitForURL(/\/reference\/api\/@dataworkz\/client\/$/);
     // The sidebar leads to a package's page and to each kind of symbol on it, not to every symbol: a
     // sidebar of every symbol is written into every page (see .vitepress/sidebar.ts).
     const sidebar = api.page.locator('.VPSidebar');
