@@ -1,6 +1,7 @@
 // After `vitepress build`: what the build itself does not fail on. Every page has its own title
 // and description and no placeholder; llms.txt and llms-full.txt are there; the TypeScript API
-// reference names every public export of every public package.
+// reference names every public export of every public package, and shows the client's data types
+// by their fields.
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -79,6 +80,11 @@ for (const dir of await readdir(packagesDir)) {
   const documented = new Set();
   for (const file of await files(reference, '.md')) {
     const text = await readFile(file, 'utf8');
+    // A data type shown as the helper it is written with, or a field's text under a tag's heading:
+    // the client's types are documented with the spec's words (scripts/typedoc-schema-docs.mjs).
+    const where = relative(site, file);
+    if (text.includes('Schemas[')) problems.push(`${where}: a type shown as Schemas[...], not its fields`);
+    if (text.includes('**Description**')) problems.push(`${where}: an @description tag shown as a heading`);
     documented.add(file.split('/').at(-1).replace(/\.md$/, ''));
     for (const match of text.matchAll(/^#+ (?:~~)?([A-Za-z_$][\w$]*)/gm)) documented.add(match[1]);
     for (const match of text.matchAll(/\[([A-Za-z_$][\w$]*)\]\(/g)) documented.add(match[1]);
