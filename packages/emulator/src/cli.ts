@@ -3,7 +3,6 @@ import { usage } from './cli/usage.js';
 import { exportLines } from './export-lines.js';
 import { defaultLimits } from './limits.js';
 import { driftSummary } from './record/drift-report.js';
-import { startEmulator } from './server.js';
 
 /** Exit codes, in one place. */
 const exit = { ok: 0, failed: 1, usage: 2 } as const;
@@ -29,6 +28,9 @@ async function main(): Promise<number> {
     process.stdout.write(usage(defaultLimits));
     return exit.ok;
   }
+  // Loaded once the arguments are known good: the server loads its sentence encoder and corpus, three
+  // times what Node takes to start, which `--help` and a mistyped flag need not wait for.
+  const { startEmulator } = await import('./server.js');
   const emulator = await startEmulator(parsed.options);
   process.stdout.write(`${exportLines(emulator).join('\n')}\n`);
   await stopRequested;
