@@ -1,7 +1,7 @@
 // After `vitepress build`: what the build itself does not fail on. Every page has its own title
 // and description and no placeholder; llms.txt and llms-full.txt are there; the TypeScript API
-// reference names every public export of every public package, and shows the client's data types
-// by their fields.
+// reference names every public export of every public package, says what each is, and shows the
+// client's data types by their fields.
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -62,6 +62,16 @@ function exportsOf(declarations) {
   );
 }
 
+// The client's types generated from the spec, as openapi-typescript writes them (no comment of their own).
+const generated = new Set(['components.md', 'operations.md', 'paths.md']);
+
+/** Whether a symbol's reference page says what the symbol is: text between its title and its sections. */
+function hasSummary(markdown) {
+  const afterTitle = markdown.split(/^# .*$/m)[1] ?? '';
+  const lead = afterTitle.replace(/```[\s\S]*?```/g, '').split(/^## /m)[0];
+  return lead.split('\n').some((line) => line.trim() !== '' && !/^[|>#*]/.test(line.trim()));
+}
+
 // Each public package: every entry of its exports map that has types (the main one and any
 // subpath), and the names its reference pages document.
 const checked = [];
@@ -85,6 +95,9 @@ for (const dir of await readdir(packagesDir)) {
     const where = relative(site, file);
     if (text.includes('Schemas[')) problems.push(`${where}: a type shown as Schemas[...], not its fields`);
     if (text.includes('**Description**')) problems.push(`${where}: an @description tag shown as a heading`);
+    if (!file.endsWith('/index.md') && !generated.has(file.split('/').at(-1)) && !hasSummary(text)) {
+      problems.push(`${where}: no summary (give the export a doc comment)`);
+    }
     documented.add(file.split('/').at(-1).replace(/\.md$/, ''));
     for (const match of text.matchAll(/^#+ (?:~~)?([A-Za-z_$][\w$]*)/gm)) documented.add(match[1]);
     for (const match of text.matchAll(/\[([A-Za-z_$][\w$]*)\]\(/g)) documented.add(match[1]);

@@ -12,18 +12,21 @@ export type TaskState =
   | 'auth-required'
   | 'unknown';
 
+/** A part of a message or artifact that is text. */
 export interface A2ATextPart {
   kind: 'text';
   text: string;
   metadata?: { [key: string]: unknown };
 }
 
+/** A part of a message or artifact that is structured data (a JSON object). */
 export interface A2ADataPart {
   kind: 'data';
   data: { [key: string]: unknown };
   metadata?: { [key: string]: unknown };
 }
 
+/** A part of a message or artifact that is a file, inline or by URI. */
 export interface A2AFilePart {
   kind: 'file';
   /** Base64 `bytes` or a `uri`. */
@@ -33,8 +36,10 @@ export interface A2AFilePart {
   metadata?: { [key: string]: unknown };
 }
 
+/** A part of a message or artifact: text, data or a file. */
 export type A2APart = A2ATextPart | A2ADataPart | A2AFilePart;
 
+/** A message from the user or the agent. */
 export interface A2AMessage {
   kind: 'message';
   messageId: string;
@@ -47,12 +52,14 @@ export interface A2AMessage {
   metadata?: { [key: string]: unknown };
 }
 
+/** A task's state, with the agent's message about it. */
 export interface A2ATaskStatus {
   state: TaskState;
   message?: A2AMessage;
   timestamp?: string;
 }
 
+/** Something a task produced, such as the answer, in parts. */
 export interface A2AArtifact {
   artifactId: string;
   name?: string;
@@ -62,6 +69,7 @@ export interface A2AArtifact {
   metadata?: { [key: string]: unknown };
 }
 
+/** A task: its status, its artifacts and its history. */
 export interface A2ATask {
   kind: 'task';
   id: string;
@@ -72,6 +80,7 @@ export interface A2ATask {
   metadata?: { [key: string]: unknown };
 }
 
+/** A change of a task's status, as a stream sends it. */
 export interface A2AStatusUpdate {
   kind: 'status-update';
   taskId: string;
@@ -81,6 +90,7 @@ export interface A2AStatusUpdate {
   metadata?: { [key: string]: unknown };
 }
 
+/** An artifact, or a chunk of one (`append`), as a stream sends it. */
 export interface A2AArtifactUpdate {
   kind: 'artifact-update';
   taskId: string;

@@ -29,6 +29,7 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 /** Default cap on one event's size. */
 export const DEFAULT_MAX_EVENT_BYTES = 8 * 1024 * 1024;
 
+/** What `streamAgent` sends (the message, its context values), and how the run is bounded. */
 export interface StreamAgentOptions {
   /** The user's text (sent as the first part). */
   text?: string | undefined;

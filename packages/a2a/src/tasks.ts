@@ -4,6 +4,7 @@ import { AgentLink } from './agent.js';
 import type { A2AProtocol } from './protocol.js';
 import type { TaskKind, TaskParams } from './sdk/transport.js';
 
+/** Options of `cancelTask`, and of `getTask` with its own. */
 export interface TaskCallOptions {
   /** Aborting cancels the request; it rejects with APIUserAbortError. */
   signal?: AbortSignal | undefined;
@@ -13,6 +14,7 @@ export interface TaskCallOptions {
   protocol?: A2AProtocol | undefined;
 }
 
+/** Options of `getTask`. */
 export interface GetTaskOptions extends TaskCallOptions {
   /** How many of the task's latest history messages to include. */
   historyLength?: number | undefined;

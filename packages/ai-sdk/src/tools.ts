@@ -27,6 +27,7 @@ export interface DataworkzToolsOptions {
   contextValues?: StreamAgentOptions['contextValues'];
 }
 
+/** What the model passes to `search_qna_system`. */
 export interface SearchInput {
   systemId: string;
   query: string;
@@ -34,18 +35,21 @@ export interface SearchInput {
   maxResults?: number | undefined;
 }
 
+/** What `search_qna_system` hands back to the model: the passages found. */
 export interface SearchOutput {
   systemId: string;
   query: string;
   passages: Passage[];
 }
 
+/** What the model passes to `answer_question`. */
 export interface AnswerInput {
   systemId: string;
   question: string;
   filters?: { [field: string]: (string | number | boolean)[] } | undefined;
 }
 
+/** What `answer_question` hands back to the model: the answer and its citations. */
 export interface AnswerOutput {
   systemId: string;
   question: string;
@@ -54,6 +58,7 @@ export interface AnswerOutput {
   citations: (Passage & { index: number })[];
 }
 
+/** What the model passes to `ask_agent`. */
 export interface AskAgentInput {
   agentId: string;
   text: string;
@@ -61,6 +66,7 @@ export interface AskAgentInput {
   taskId?: string | undefined;
 }
 
+/** What `ask_agent` hands back to the model: the agent's answer, or its question. */
 export interface AskAgentOutput {
   agentId: string;
   /** The task state: `completed`, or `input-required` when the agent asks back. */

@@ -36,6 +36,7 @@ export type DataworkzUIMessage = UIMessage<DataworkzMessageMetadata, DataworkzDa
 /** A chunk of the stream `toUIMessageStream` returns. */
 export type DataworkzUIMessageChunk = UIMessageChunk<DataworkzMessageMetadata, DataworkzDataTypes>;
 
+/** Options of `toUIMessageStream`. */
 export interface ToUIMessageStreamOptions {
   /**
    * The text of an error part, for an error the run ends with. By default the message of the

@@ -22,6 +22,7 @@ export const ExitCode = {
   interrupted: 130,
 } as const;
 
+/** One of the exit codes. */
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 /** A mistake in how the command was called: its message says what to change. */

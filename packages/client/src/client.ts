@@ -26,6 +26,7 @@ import { Transport } from './internal/transport.js';
 import { Agents } from './resources/agents.js';
 import { Qna } from './resources/qna.js';
 
+/** How a `Dataworkz` client reaches the service: its address, credential, time-outs and retries. */
 export interface ClientOptions {
   /** The deployment's address, e.g. `https://app.dataworkz.com`. Default: `DATAWORKZ_BASE_URL`. */
   baseUrl?: string | undefined;

@@ -6,6 +6,7 @@ import type { FaultRule } from './http/faults.js';
 import type { EmulatorLimits } from './limits.js';
 import type { EmulatorLogger } from './logger.js';
 
+/** How `startEmulator` starts: where it listens, who it lets in, what it serves, and how. */
 export interface EmulatorOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
   port?: number | undefined;

@@ -44,6 +44,7 @@ export interface Emulator extends EmulatorControls {
   close(): Promise<void>;
 }
 
+/** What the emulator answers with: its own service, a deployment it records, or a cassette it replays. */
 export type EmulatorMode = 'emulating' | 'recording' | 'replaying';
 
 /** Starts the emulator on plain node:http and resolves once it listens. */

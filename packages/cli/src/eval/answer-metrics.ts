@@ -43,6 +43,7 @@ function rougeScore(prediction: string, reference: string) {
 const FAITHFUL_ROUGE_PRECISION = 0.5;
 const FAITHFUL_TOKEN_PRECISION = 0.5;
 
+/** The answer metrics of one answer: against the ground truth, and its faithfulness to the context. */
 export function answerScores(
   answer: string,
   groundTruthAnswer: string,

@@ -16,6 +16,7 @@ function ngramCounts(chars: readonly string[], n: number): Map<string, number> {
   return counts;
 }
 
+/** The BLEU score of a prediction against one reference, from 0 to 1. */
 export function bleu(prediction: string, reference: string): number {
   // Code points, as Python iterates a string.
   const hypothesis = Array.from(prediction);

@@ -24,6 +24,7 @@ export interface Experiment {
   llmProviderId: string;
 }
 
+/** What `evaluateQna` asks, of which systems and LLMs, and where it writes. */
 export interface EvaluateOptions {
   /** The client every question is asked with. */
   client: Dataworkz;
@@ -56,6 +57,7 @@ export interface EvaluateOptions {
   progressBar?: boolean | undefined;
 }
 
+/** What an evaluation found: the mean scores, the counts, and any regression. */
 export interface EvaluationResult {
   experiments: Experiment[];
   /** The mean of each metric per source and experiment, as `stats.csv` holds them. */

@@ -39,6 +39,7 @@ export class GoldenFileError extends UsageError {
   }
 }
 
+/** How much of a golden file to read, and what to do with a malformed row. */
 export interface ReadGoldenOptions {
   /** Stop after this many rows. */
   limit?: number | undefined;

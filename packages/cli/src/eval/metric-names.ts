@@ -19,6 +19,7 @@ export const METRIC_NAMES = [
   'answer_similarity',
 ] as const;
 
+/** The name of one score. */
 export type MetricName = (typeof METRIC_NAMES)[number];
 
 /** A row's scores; `answer_similarity` only where the sentence encoder is installed. */

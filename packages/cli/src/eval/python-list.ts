@@ -28,6 +28,7 @@ export class ListLiteralError extends Error {
   }
 }
 
+/** The strings of a Python list literal, as the vendor's golden files write their passages. */
 export function parsePythonList(text: string): string[] {
   let at = 0;
   const space = () => {

@@ -8,6 +8,7 @@ import { rougeL } from './rouge.js';
 
 const CHUNK_MATCH_THRESHOLD = 0.7;
 
+/** The retrieval metrics of one question, in continuous-eval's names. */
 export interface RetrievalScores {
   context_precision: number;
   context_recall: number;
@@ -23,6 +24,7 @@ function chunkMatches(retrieved: string, groundTruth: string): boolean {
   return (rougeL(retrieved, groundTruth)?.recall ?? 0) >= CHUNK_MATCH_THRESHOLD;
 }
 
+/** The retrieval metrics of the chunks a question retrieved, against its ground-truth passages. */
 export function retrievalScores(
   retrieved: readonly string[],
   groundTruth: readonly string[],

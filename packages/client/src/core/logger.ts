@@ -1,3 +1,4 @@
+/** How much the client logs, from nothing (`off`) to every request (`debug`). */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
 
 /** Where log lines go; `console` fits. `data` is already redacted. */

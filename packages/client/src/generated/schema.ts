@@ -536,16 +536,19 @@ export interface components {
                 [key: string]: unknown;
             }[];
         };
+        /** @description The organization that provides the agent. */
         AgentProvider: {
             organization?: string;
             url?: string;
         };
+        /** @description What the agent's A2A server supports, and the extensions it offers. */
         AgentCapabilities: {
             streaming?: boolean;
             pushNotifications?: boolean;
             stateTransitionHistory?: boolean;
             extensions?: components["schemas"]["AgentExtension"][];
         };
+        /** @description An A2A extension the agent offers, such as the provided-values extension. */
         AgentExtension: {
             uri?: string;
             description?: string;
@@ -555,6 +558,7 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description A task the agent can do, with examples of what to ask. */
         AgentSkill: {
             id?: string;
             name?: string;
@@ -576,6 +580,7 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description The JSON body the contract documents for the stream's 200 response; the service streams events instead. */
         StreamTimeout: {
             /** Format: int64 */
             timeout?: number;
@@ -692,6 +697,7 @@ export interface components {
             /** @description Kind of system (`qna`). */
             type: string;
         };
+        /** @description The metadata fields a QnA system's retrieval can be filtered on. */
         FilterList: {
             filters: components["schemas"]["Filter"][];
         };

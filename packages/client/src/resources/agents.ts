@@ -24,6 +24,7 @@ import type {
 } from '../types.js';
 import { APIResource } from './resource.js';
 
+/** What `agents.respond` sends. */
 export interface RespondParams {
   /** The latest user text. */
   userText: string;

@@ -30,6 +30,7 @@ import type {
 } from '../types.js';
 import { APIResource } from './resource.js';
 
+/** What `qna.search` sends. */
 export interface SearchParams {
   /** The search terms. */
   query: string;
@@ -46,6 +47,7 @@ export interface SearchParams {
   conversationHistory?: ConversationMessage[] | undefined;
 }
 
+/** What `qna.answer` sends. */
 export interface AnswerParams {
   /** The question. */
   questionText: string;
@@ -60,6 +62,7 @@ export interface AnswerParams {
   conversationHistory?: ConversationMessage[] | undefined;
 }
 
+/** What `qna.document` asks for. */
 export interface DocumentParams {
   /** The id of a document in the dataset (`documentIdOf(result)` finds it for a search result). */
   documentId: string;

@@ -12,11 +12,13 @@ export interface Cassette {
   };
 }
 
+/** A header, query parameter or cookie of a recorded exchange. */
 export interface HarNameValue {
   name: string;
   value: string;
 }
 
+/** One recorded exchange of a cassette: a HAR 1.2 entry. */
 export interface CassetteEntry {
   /** When the request started, as an ISO 8601 date. */
   startedDateTime: string;

@@ -1,3 +1,4 @@
+/** The browser origins the emulator answers. */
 export interface CorsOptions {
   /** Allowed origins, or `*` for any. */
   origins: string[] | '*';

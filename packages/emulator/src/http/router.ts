@@ -1,5 +1,6 @@
 import { HttpError } from './errors.js';
 
+/** The spec's name of each of the service's operations. */
 export type OperationId =
   | 'listAgents'
   | 'respondToAgent'

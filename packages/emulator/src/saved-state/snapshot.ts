@@ -9,6 +9,7 @@ import type { QuestionHistory } from '../qna/question-history.js';
 
 /** The format's name and version; a reader refuses another name, or a version it does not know. */
 export const stateFormat = 'dataworkz-emulator-state';
+/** The version of the saved-state format this emulator writes. */
 export const stateVersion = 1;
 
 /**

@@ -5,6 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { refusalOf } from './http-guard.js';
 
+/** How `startHttpServer` listens, and who it lets in. */
 export interface HttpServerOptions {
   /** Makes the MCP server of one session. */
   createServer: () => McpServer;
@@ -28,6 +29,7 @@ export interface HttpServerOptions {
   maxSessions?: number | undefined;
 }
 
+/** An MCP server listening over Streamable HTTP. */
 export interface HttpServer {
   /** The MCP endpoint, `http://host:port/mcp`. */
   readonly url: string;
