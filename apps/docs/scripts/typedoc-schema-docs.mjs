@@ -84,39 +84,38 @@ function removeInlineDeclarations(project, type) {
  */
 function schemaNamed(node, generated) {
   if (!ts.isIndexedAccessTypeNode(node)) return undefined;
-  const key = node.indexType;
-  if (!ts.isLiteralTypeNode(key) || !ts.isStringLiteral(key.literal)) return undefined;
   const object = node.objectType;
-  const inner = generated && ts.isIndexedAccessTypeNode(object) ? object : undefined;
-  if (generated) {
-    const isSchemas =
-      inner !== undefined &&
-      ts.isTypeReferenceNode(inner.objectType) &&
-      inner.objectType.getText() === 'components' &&
-      ts.isLiteralTypeNode(inner.indexType) &&
-      ts.isStringLiteral(inner.indexType.literal) &&
-      inner.indexType.literal.text === 'schemas';
-    return isSchemas ? key.literal.text : undefined;
-  }
-  return ts.isTypeReferenceNode(object) && object.getText() === 'Schemas' ? key.literal.text : undefined;
+  const isSchemas = generated
+    ? ts.isIndexedAccessTypeNode(object) &&
+      isNamed(object.objectType, 'components') &&
+      literalText(object.indexType) === 'schemas'
+    : isNamed(object, 'Schemas');
+  return isSchemas ? literalText(node.indexType) : undefined;
 }
 
+/** @param {ts.TypeNode} node */
+const literalText = (node) =>
+  ts.isLiteralTypeNode(node) && ts.isStringLiteral(node.literal) ? node.literal.text : undefined;
+
 /**
- * The `@description` of the schema a type node names as `Schemas['Name']` (an indexed access with a
- * string literal key), read from the generated declaration of that schema.
+ * @param {ts.TypeNode} node
+ * @param {string} name
+ */
+const isNamed = (node, name) => ts.isTypeReferenceNode(node) && node.getText() === name;
+
+/**
+ * The `@description` of the schema `Schemas['Name']` names, read from its generated declaration.
  * @param {ts.TypeChecker} checker
  * @param {ts.TypeNode} node
  */
 function schemaDescription(checker, node) {
-  if (!ts.isIndexedAccessTypeNode(node)) return undefined;
-  const key = node.indexType;
-  if (!ts.isLiteralTypeNode(key) || !ts.isStringLiteral(key.literal)) return undefined;
-  const property = checker.getTypeAtLocation(node.objectType).getProperty(key.literal.text);
+  const name = schemaNamed(node, false);
+  if (name === undefined || !ts.isIndexedAccessTypeNode(node)) return undefined;
+  const property = checker.getTypeAtLocation(node.objectType).getProperty(name);
   const tag = property?.getJsDocTags(checker).find((t) => t.name === 'description');
-  return (
-    tag?.text
-      ?.map((part) => part.text)
-      .join('')
-      .trim() || undefined
-  );
+  const text = tag?.text
+    ?.map((part) => part.text)
+    .join('')
+    .trim();
+  return text || undefined;
 }
