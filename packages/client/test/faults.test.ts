@@ -246,8 +246,10 @@ describe('time-outs', () => {
     const own = await startServer();
     try {
       own.reply(neverAnswer);
-      const dw = new Dataworkz({ baseUrl: own.url, apiKey: 'k', timeout: 50, maxRetries: 0 });
-      const error = await outcome('no answer (timeout 50 ms)', dw.qna.list());
+      const error = await outcome(
+        'no answer (timeout 50 ms)',
+        client({ baseUrl: own.url, timeout: 50, maxRetries: 0 }).qna.list(),
+      );
       expect(error).toBeInstanceOf(APIConnectionTimeoutError);
     } finally {
       await own.close();
