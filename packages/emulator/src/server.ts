@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import type { Cassette } from './cassette/har.js';
 import { loadAssets, packageVersion } from './console/assets.js';
 import { ExchangeLog } from './console/exchange-log.js';
-import { ConsoleGuard } from './console/guard.js';
 import {
   answerConsole,
   type ConsoleContext,
@@ -20,6 +19,7 @@ import type { Answer } from './http/answer.js';
 import { answerClientError } from './http/client-error.js';
 import { errorBody } from './http/errors.js';
 import { readNodeBody } from './http/node-body.js';
+import { fromThisMachine } from './http/node-peer.js';
 import { writeAnswer } from './http/node-response.js';
 import { resolveLimits } from './limits.js';
 import { utf8 } from './neutral/bytes.js';
@@ -128,12 +128,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   url = `http://${host}:${address.port}`;
+  service.guard.listening(host, address.port);
   let consoleUrl: string | undefined;
   if (exchanges && assets) {
     consoleContext = {
       service,
       exchanges,
-      guard: new ConsoleGuard(host, address.port),
       assets,
       secrets: [...(options.apiKeys?.length ? options.apiKeys : [service.apiKey]), options.jwtSecret ?? ''],
       about: {
@@ -262,6 +262,7 @@ async function answer(
       target,
       headers,
       origin,
+      local: fromThisMachine(req),
       readBody: (limit) => readNodeBody(req, limit),
       onGone: (listener) => {
         // 'close' also follows a complete response: the exchange is over either way.

@@ -5,6 +5,7 @@ import { Replayer } from './cassette/replay.js';
 import type { ExchangeLog } from './console/exchange-log.js';
 import type { Dataset } from './dataset.js';
 import type { EmbeddingModel } from './embedding/model.js';
+import { AccessGuard } from './http/access-guard.js';
 import type { Answer } from './http/answer.js';
 import { Authenticator } from './http/auth.js';
 import type { ReceivedBody } from './http/body.js';
@@ -52,6 +53,8 @@ interface Incoming {
   headers: Record<string, string>;
   /** `http://host:port` as the caller reached the emulator, for links in answers. */
   origin: string;
+  /** Whether the peer is on this machine (see `Caller.local`): code in this process is. */
+  local: boolean;
   /** Reads the body, keeping at most `limit` bytes. */
   readBody(limit: number): Promise<ReceivedBody> | ReceivedBody;
   /** Calls `listener` once the client goes away (closed socket, aborted request). */
@@ -66,6 +69,8 @@ export interface Service {
   readonly log: Log;
   readonly recorder: RequestRecorder;
   readonly faults: FaultList;
+  /** Who may use the console and the control routes. */
+  readonly guard: AccessGuard;
   /** The rate limit in force: the configured one until a console sets another. */
   readonly rateLimit: RateLimitSwitch;
   /** Settles once the state is built; requests wait for it. */
@@ -131,6 +136,7 @@ export function createService(
     ...(options.jwks ? { jwks: options.jwks } : {}),
     allowJwtWithoutExp: options.allowJwtWithoutExp ?? false,
   });
+  const guard = new AccessGuard(auth);
   const listeners = new Set<() => void>();
   const changed = () => {
     for (const listener of listeners) listener();
@@ -230,7 +236,8 @@ export function createService(
         return;
       }
       if (isControl) {
-        if (refusal !== undefined) throw refusal;
+        const refused = await guard.refusal({ local: incoming.local, method, headers }, 'control');
+        if (refused !== undefined) throw refused;
         if (path === '/_emulator/state' && method === 'GET') {
           reply.json(200, collectState(await stateParts()));
           return;
@@ -324,6 +331,7 @@ export function createService(
     log,
     recorder,
     faults,
+    guard,
     rateLimit,
     ready,
     get openStreams() {

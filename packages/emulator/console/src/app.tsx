@@ -1,6 +1,7 @@
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { DataPage } from './data-page.js';
 import { FaultsPage } from './faults-page.js';
+import { KeyForm } from './key-form.js';
 import { liveProblem, liveState } from './live.js';
 import { LogPage } from './log-page.js';
 import { modeText } from './mode-panel.js';
@@ -111,6 +112,7 @@ export function App() {
         <LiveStatus />
       </header>
       <main id="main">
+        <KeyForm />
         <Router>
           <Route path="/console" component={OverviewPage} />
           <Route path="/console/data" component={DataPage} />
