@@ -75,7 +75,7 @@ export interface Service {
   readonly rateLimit: RateLimitSwitch;
   /** Settles once the state is built; requests wait for it. */
   readonly ready: Promise<void>;
-  /** A2A streams open right now. */
+  /** A2A streams open right now, emulated or replayed. */
   readonly openStreams: number;
   /**
    * Calls `listener` after each change to the faults in force (added, used, cleared), the rate limit
@@ -163,7 +163,12 @@ export function createService(
   // A cassette file has been read into an object by the node:http adapter before it gets here.
   const replayer =
     typeof options.replay === 'object'
-      ? new Replayer(options.replay, { speed: options.replaySpeed, ignore: options.replayIgnore })
+      ? new Replayer(options.replay, {
+          speed: options.replaySpeed,
+          ignore: options.replayIgnore,
+          limits,
+          streamsChanged: changed,
+        })
       : undefined;
   // Each exchange in progress, with the promise of its end.
   const active = new Map<Closing, Promise<void>>();
@@ -335,7 +340,7 @@ export function createService(
     rateLimit,
     ready,
     get openStreams() {
-      return a2a?.openStreams ?? 0;
+      return (a2a?.openStreams ?? 0) + (replayer?.openStreams ?? 0);
     },
     onChange(listener) {
       listeners.add(listener);
