@@ -165,8 +165,9 @@ describe('a cassette, checked entry by entry when loaded', () => {
     expect(
       refusal((e) => {
         delete e._events;
+        e.response.content = { size: 2, mimeType: 'application/json', text: { a: 1 } };
       }),
-    ).toBe('the cassette: entry 1 needs response.content.text, a string (or _events for a stream)');
+    ).toBe('the cassette: entry 1 has a response.content.text that is not a string');
   });
 
   it('refuses headers HTTP cannot carry, events that would open another, a body that is not base64', () => {
