@@ -211,6 +211,42 @@ describe.skipIf(outside === undefined)('the console and the control routes, to a
   });
 });
 
+describe.skipIf(outside === undefined)('a recorder’s console, to a peer elsewhere', () => {
+  it('keeps the live events (the drift found, the cassette) from a peer without the key', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dwz-remote-rec-'));
+    const deployment = await startEmulator({
+      apiKeys: [apiKey],
+      faults: [{ route: 'listQnaSystems', status: 200, body: '{"leaked":"deployment-secret-77"}' }],
+    });
+    const recorder = await startEmulator({
+      console: true,
+      host: '0.0.0.0',
+      record: deployment.url,
+      cassette: join(dir, 'c.har'),
+    });
+    try {
+      const port = Number(new URL(recorder.url).port);
+      const recorded = await fetch(`${recorder.url}/api/qna/v1/systems`, {
+        headers: { authorization: `SSWS ${apiKey}` },
+      });
+      expect(recorded.status).toBe(200);
+      await recorded.text();
+      const events = await raw(port, outside, 'GET', '/console/api/events', pageLike(port));
+      expect(events.status).toBe(401);
+      expect(events.text).not.toContain('event: state');
+      expect(events.text).not.toContain('deployment-secret-77');
+      // The developer's own browser still follows it.
+      const own = await raw(port, undefined, 'GET', '/console/api/events', {});
+      expect(own.status).toBe(200);
+      expect(own.text).toContain('"mode":"recording"');
+    } finally {
+      await recorder.close();
+      await deployment.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('createEmulator().fetch, with no socket', () => {
   it('is code in this process (this machine), and its control routes still ask for the key', async () => {
     const emu = createEmulator({ apiKeys: [apiKey] });
