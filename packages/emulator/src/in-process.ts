@@ -76,6 +76,8 @@ export function createEmulator(options: InProcessOptions = {}): InProcessEmulato
       target: `${url.pathname}${url.search}`,
       headers,
       origin: url.origin,
+      // No socket: the caller is code in this process, on this machine by definition.
+      local: true,
       readBody: (limit) => readStreamBody(request.body, limit),
       onGone: (listener) => {
         if (signal.aborted) listener();

@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import type { Cassette } from './cassette/har.js';
 import { loadAssets, packageVersion } from './console/assets.js';
 import { ExchangeLog } from './console/exchange-log.js';
-import { ConsoleGuard } from './console/guard.js';
 import {
   answerConsole,
   type ConsoleContext,
@@ -18,8 +17,9 @@ import { loadDataDirectory } from './data/data-directory.js';
 import { sentenceEncoderModel } from './embedding/sentence-encoder.js';
 import type { Answer } from './http/answer.js';
 import { answerClientError } from './http/client-error.js';
-import { errorBody } from './http/errors.js';
+import { errorBody, HttpError } from './http/errors.js';
 import { readNodeBody } from './http/node-body.js';
+import { fromThisMachine } from './http/node-peer.js';
 import { writeAnswer } from './http/node-response.js';
 import { resolveLimits } from './limits.js';
 import { utf8 } from './neutral/bytes.js';
@@ -29,6 +29,7 @@ import { DriftQueue } from './record/drift-queue.js';
 import type { DriftReport } from './record/drift-report.js';
 import { RecordSession } from './record/session.js';
 import { readStateFolder, writeStateFolder } from './saved-state/folder.js';
+import { StateFormatError } from './saved-state/snapshot.js';
 import { createService, type DatasetStep, type Service } from './service.js';
 
 export interface Emulator extends EmulatorControls {
@@ -52,7 +53,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   checkOptions(options);
   const data = options.data;
   // Read before anything is built: a bad state folder fails the start with the file at fault.
-  const imported = options.import === undefined ? undefined : await readStateFolder(options.import);
+  const imported =
+    options.import === undefined
+      ? undefined
+      : await readStateFolder(options.import, resolveLimits(options.limits));
   const addData: DatasetStep | undefined =
     data || imported
       ? async (dataset) => {
@@ -75,7 +79,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const exportNow = exportDir
     ? async () => writeStateFolder(exportDir, await service.exportState())
     : undefined;
-  const service = createService({ ...options, replay }, addData, exchanges, encoder, exportNow);
+  // Asked for by a route: a folder the export refuses (a planted link) is the caller's to fix, a 409.
+  const exportRoute = exportNow
+    ? async () => {
+        try {
+          return await exportNow();
+        } catch (error) {
+          if (error instanceof StateFormatError)
+            throw new HttpError(409, error.message, {}, 'EXPORT_REFUSED');
+          throw error;
+        }
+      }
+    : undefined;
+  const service = createService({ ...options, replay }, addData, exchanges, encoder, exportRoute);
   const mode: EmulatorMode = options.record ? 'recording' : replay ? 'replaying' : 'emulating';
   // Read before listening, so the console answers from the first request.
   const assets = exchanges ? await loadAssets() : undefined;
@@ -128,12 +144,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   url = `http://${host}:${address.port}`;
+  service.guard.listening(host, address.port);
   let consoleUrl: string | undefined;
   if (exchanges && assets) {
     consoleContext = {
       service,
       exchanges,
-      guard: new ConsoleGuard(host, address.port),
       assets,
       secrets: [...(options.apiKeys?.length ? options.apiKeys : [service.apiKey]), options.jwtSecret ?? ''],
       about: {
@@ -146,7 +162,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       },
       mode: () => modeStatus(mode, recording, drift, options.replay, replay, exportDir),
       onModeChange: (listener) => recording?.onChange(listener) ?? (() => {}),
-      exportState: exportNow,
+      exportState: exportRoute,
       forward: (req, res, target, headers) => answer(service, url, req, res, target, headers),
     };
     consoleUrl = `${consoleOrigin(host, address.port, url)}${consolePath}`;
@@ -262,6 +278,7 @@ async function answer(
       target,
       headers,
       origin,
+      local: fromThisMachine(req),
       readBody: (limit) => readNodeBody(req, limit),
       onGone: (listener) => {
         // 'close' also follows a complete response: the exchange is over either way.

@@ -5,6 +5,7 @@ import { Replayer } from './cassette/replay.js';
 import type { ExchangeLog } from './console/exchange-log.js';
 import type { Dataset } from './dataset.js';
 import type { EmbeddingModel } from './embedding/model.js';
+import { AccessGuard } from './http/access-guard.js';
 import type { Answer } from './http/answer.js';
 import { Authenticator } from './http/auth.js';
 import type { ReceivedBody } from './http/body.js';
@@ -52,6 +53,8 @@ interface Incoming {
   headers: Record<string, string>;
   /** `http://host:port` as the caller reached the emulator, for links in answers. */
   origin: string;
+  /** Whether the peer is on this machine (see `Caller.local`): code in this process is. */
+  local: boolean;
   /** Reads the body, keeping at most `limit` bytes. */
   readBody(limit: number): Promise<ReceivedBody> | ReceivedBody;
   /** Calls `listener` once the client goes away (closed socket, aborted request). */
@@ -66,11 +69,13 @@ export interface Service {
   readonly log: Log;
   readonly recorder: RequestRecorder;
   readonly faults: FaultList;
+  /** Who may use the console and the control routes. */
+  readonly guard: AccessGuard;
   /** The rate limit in force: the configured one until a console sets another. */
   readonly rateLimit: RateLimitSwitch;
   /** Settles once the state is built; requests wait for it. */
   readonly ready: Promise<void>;
-  /** A2A streams open right now. */
+  /** A2A streams open right now, emulated or replayed. */
   readonly openStreams: number;
   /**
    * Calls `listener` after each change to the faults in force (added, used, cleared), the rate limit
@@ -131,6 +136,7 @@ export function createService(
     ...(options.jwks ? { jwks: options.jwks } : {}),
     allowJwtWithoutExp: options.allowJwtWithoutExp ?? false,
   });
+  const guard = new AccessGuard(auth);
   const listeners = new Set<() => void>();
   const changed = () => {
     for (const listener of listeners) listener();
@@ -157,7 +163,12 @@ export function createService(
   // A cassette file has been read into an object by the node:http adapter before it gets here.
   const replayer =
     typeof options.replay === 'object'
-      ? new Replayer(options.replay, { speed: options.replaySpeed, ignore: options.replayIgnore })
+      ? new Replayer(options.replay, {
+          speed: options.replaySpeed,
+          ignore: options.replayIgnore,
+          limits,
+          streamsChanged: changed,
+        })
       : undefined;
   // Each exchange in progress, with the promise of its end.
   const active = new Map<Closing, Promise<void>>();
@@ -230,7 +241,8 @@ export function createService(
         return;
       }
       if (isControl) {
-        if (refusal !== undefined) throw refusal;
+        const refused = await guard.refusal({ local: incoming.local, method, headers }, 'control');
+        if (refused !== undefined) throw refused;
         if (path === '/_emulator/state' && method === 'GET') {
           reply.json(200, collectState(await stateParts()));
           return;
@@ -324,10 +336,11 @@ export function createService(
     log,
     recorder,
     faults,
+    guard,
     rateLimit,
     ready,
     get openStreams() {
-      return a2a?.openStreams ?? 0;
+      return (a2a?.openStreams ?? 0) + (replayer?.openStreams ?? 0);
     },
     onChange(listener) {
       listeners.add(listener);

@@ -39,7 +39,10 @@ function deployment() {
   });
   /** Bytes of `/base/api/flood` the connection has taken so far. */
   let flooded = 0;
+  /** Every request target the deployment received. */
+  const seen: string[] = [];
   const handler = async (req: IncomingMessage, res: ServerResponse) => {
+    seen.push(req.url ?? '');
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const path = req.url?.split('?')[0];
@@ -89,7 +92,7 @@ function deployment() {
     ]);
     res.end(text);
   };
-  return { handler, release, holdClosed, flooded: () => flooded };
+  return { handler, release, holdClosed, flooded: () => flooded, seen };
 }
 
 async function listen(server: Server, scheme: 'http' | 'https'): Promise<string> {
@@ -191,6 +194,48 @@ describe('record mode, what the deployment receives and the caller gets', () => 
     expect(post?.request.headers.map((h) => h.name)).not.toContain('connection');
     expect(put?.request.postData?.text).toBe('{"part":"two"}');
     expect(await readFile(cassettePath, 'utf8')).not.toContain(key);
+  });
+
+  it('removes dot segments, and refuses a path that leaves the API’s paths without forwarding it', async () => {
+    const recorder = await startEmulator({ record: `${origin}/base/`, cassette: join(dir, 'dots.har') });
+    const port = Number(new URL(recorder.url).port);
+    /** A raw request target, as sent (fetch would resolve the dot segments itself). */
+    const send = (path: string) =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path, headers: auth }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            text += chunk;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    try {
+      fake.seen.length = 0;
+      for (const path of [
+        '/api/../../tenant-b/admin',
+        '/api/%2e%2e/%2E%2e/tenant-b/admin',
+        '/api/..%2f..%2ftenant-b/admin',
+        '/api/..\\..\\tenant-b/admin',
+        '/api/..',
+      ]) {
+        const refused = await send(path);
+        expect(`${path} ${refused.status}`).toBe(`${path} 400`);
+        expect(JSON.parse(refused.text)).toMatchObject({ code: 'PATH_OUTSIDE_API' });
+      }
+      expect(fake.seen).toEqual([]);
+      const inside = await send('/api/x/./y/../../echo?q=1');
+      expect(inside.status).toBe(201);
+      expect((JSON.parse(inside.text) as Echo).url).toBe('/base/api/echo?q=1');
+      expect(fake.seen).toEqual(['/base/api/echo?q=1']);
+    } finally {
+      await recorder.close();
+    }
+    const recorded = JSON.parse(await readFile(join(dir, 'dots.har'), 'utf8')) as Cassette;
+    expect(recorded.log.entries.map((e) => e.request.url)).toEqual([`${origin}/base/api/echo?q=1`]);
   });
 
   it('records a request header the caller repeated once for each time it was sent, every credential redacted', async () => {

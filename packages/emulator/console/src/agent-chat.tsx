@@ -8,7 +8,7 @@ import {
 } from '@dataworkz/context-values';
 import { createParser } from 'eventsource-parser';
 import { useRef, useState } from 'preact/hooks';
-import { api, apiUrl, enc, messageOf } from './api.js';
+import { api, apiUrl, consoleApi, enc, messageOf, noteRefusal, withKey } from './api.js';
 import { Json, Show, useLoad } from './load.js';
 import type { Agent } from './service-types.js';
 
@@ -293,13 +293,14 @@ async function stream(
   try {
     response = await fetch(apiUrl(`/api/agents/v1/a2a/${enc(agentId)}/stream`), {
       method: 'POST',
-      headers,
+      headers: withKey(headers),
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/stream', params: { message } }),
     });
   } catch {
     throw new Error('The emulator did not answer: a fault may have dropped the connection, or it stopped.');
   }
   if (!response.ok || !response.body) {
+    noteRefusal(response.status);
     const body = await response.text();
     let reason = body;
     try {
@@ -334,10 +335,7 @@ async function stream(
 
 export function ChatSection() {
   const [agents, reload] = useLoad(() => api<Agent[]>('/api/agents/v1/'), []);
-  const [overview] = useLoad(
-    () => fetch('/console/api/overview').then((r) => r.json() as Promise<{ a2aVersion: string }>),
-    [],
-  );
+  const [overview] = useLoad(() => consoleApi<{ a2aVersion: string }>('overview'), []);
   return (
     <Show loaded={agents} what="the agents" retry={reload}>
       {(list) => (

@@ -1,6 +1,8 @@
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
+import { keyNeeded } from './api.js';
 import { DataPage } from './data-page.js';
 import { FaultsPage } from './faults-page.js';
+import { KeyForm } from './key-form.js';
 import { liveProblem, liveState } from './live.js';
 import { LogPage } from './log-page.js';
 import { modeText } from './mode-panel.js';
@@ -111,16 +113,21 @@ export function App() {
         <LiveStatus />
       </header>
       <main id="main">
-        <Router>
-          <Route path="/console" component={OverviewPage} />
-          <Route path="/console/data" component={DataPage} />
-          <Route path="/console/data/:kind/:id" component={DataPage} />
-          <Route path="/console/playground" component={PlaygroundPage} />
-          <Route path="/console/log" component={LogPage} />
-          <Route path="/console/log/:id" component={LogPage} />
-          <Route path="/console/faults" component={FaultsPage} />
-          <Route default component={NotFound} />
-        </Router>
+        {/* Until the emulator has a key from this tab, the views would only show its refusals. */}
+        {keyNeeded.value ? (
+          <KeyForm />
+        ) : (
+          <Router>
+            <Route path="/console" component={OverviewPage} />
+            <Route path="/console/data" component={DataPage} />
+            <Route path="/console/data/:kind/:id" component={DataPage} />
+            <Route path="/console/playground" component={PlaygroundPage} />
+            <Route path="/console/log" component={LogPage} />
+            <Route path="/console/log/:id" component={LogPage} />
+            <Route path="/console/faults" component={FaultsPage} />
+            <Route default component={NotFound} />
+          </Router>
+        )}
       </main>
     </LocationProvider>
   );

@@ -5,9 +5,9 @@ import {
   ServerCallContext,
 } from '@a2a-js/sdk/server';
 import type { AgentDefinition } from '../agents/model.js';
-import { HttpError } from '../http/errors.js';
+import { tooManyStreams } from '../http/errors.js';
 import type { Exchange } from '../http/exchange.js';
-import { nestsDeeperThan } from '../http/json-body.js';
+import { checkJsonDepth } from '../http/json-body.js';
 import type { Limits } from '../limits.js';
 import type { Log } from '../logger.js';
 import { unref } from '../neutral/timers.js';
@@ -124,14 +124,7 @@ export class A2AServer {
     const agent = this.state.agent(ex.params.agentId ?? '');
     const llm = this.state.selectAgentLlm(agent, ex.query.optional('llmId'));
     // A body nested past the limit is refused like one too large: before anything parses it.
-    if (nestsDeeperThan(ex.body, this.limits.maxJsonDepth)) {
-      throw new HttpError(
-        400,
-        `The request body nests arrays and objects deeper than ${this.limits.maxJsonDepth} levels`,
-        {},
-        'BAD_REQUEST_BODY',
-      );
-    }
+    checkJsonDepth(ex.body, this.limits.maxJsonDepth);
     // From here what is wrong with the body is a JSON-RPC error, answered with HTTP 200 as the binding says.
     const read = readRpcBody(ex.body);
     if (!read.ok) {
@@ -142,14 +135,7 @@ export class A2AServer {
     const request = read.request;
     const streaming =
       this.version === '1.0' ? V1_STREAMING_METHODS.has(request.method) : isStreamingMethod(request.method);
-    if (streaming && this.openStreams >= this.limits.maxConcurrentStreams) {
-      throw new HttpError(
-        429,
-        'Too many open streams; retry shortly',
-        { 'retry-after': '1' },
-        'TOO_MANY_STREAMS',
-      );
-    }
+    if (streaming && this.openStreams >= this.limits.maxConcurrentStreams) throw tooManyStreams();
     if (this.version === '1.0') {
       await this.handleV1(ex, agent, new StreamCaller(llm), request);
       return;

@@ -71,28 +71,6 @@ export class CassetteError extends Error {
 /** The cassette's creator line. */
 export const creator = { name: '@dataworkz/emulator', version: '1' };
 
-/** Checks that `value` is a HAR log whose entries replay can use; throws CassetteError naming what is wrong. */
-export function checkCassette(value: unknown, source = 'the cassette'): Cassette {
-  const log = (value as { log?: unknown } | null)?.log as { entries?: unknown } | undefined;
-  if (typeof log !== 'object' || log === null || !Array.isArray(log.entries)) {
-    throw new CassetteError(`${source} is not a HAR file: it needs log.entries`);
-  }
-  log.entries.forEach((entry: unknown, index) => {
-    const e = entry as Partial<CassetteEntry> | null;
-    const ok =
-      typeof e?.request?.method === 'string' &&
-      typeof e.request.url === 'string' &&
-      typeof e.response?.status === 'number' &&
-      typeof e.response.content === 'object';
-    if (!ok) {
-      throw new CassetteError(
-        `${source}: entry ${index} needs request.method, request.url, response.status and response.content`,
-      );
-    }
-  });
-  return value as Cassette;
-}
-
 /** Name/value pairs as a record, names in lower case, repeated names joined with `, `. */
 export function headerRecord(pairs: readonly HarNameValue[]): Record<string, string> {
   const out: Record<string, string> = {};

@@ -1,15 +1,25 @@
 import type { Answer } from '../http/answer.js';
-import { errorBody } from '../http/errors.js';
+import { errorBody, tooManyStreams } from '../http/errors.js';
+import { checkJsonDepth } from '../http/json-body.js';
+import { defaultLimits, type Limits } from '../limits.js';
 import { utf8 } from '../neutral/bytes.js';
-import { sleep } from '../neutral/timers.js';
-import { type Cassette, type CassetteEntry, type CassetteEvent, checkCassette, headerRecord } from './har.js';
+import { unref } from '../neutral/timers.js';
+import { checkCassette } from './check.js';
+import { type Cassette, type CassetteEntry, type CassetteEvent, headerRecord } from './har.js';
 import { CassetteMatcher, defaultIgnored, keyOf } from './match.js';
+
+/** The emulator's limits replay keeps, as the live API does. */
+export type ReplayLimits = Pick<Limits, 'maxConcurrentStreams' | 'streamTimeoutMs' | 'maxJsonDepth'>;
 
 export interface ReplayOptions {
   /** How fast to replay a recording's pauses: 1 (the default) as recorded, 2 twice as fast, 0 without any. */
   speed?: number | undefined;
   /** Query parameters and dotted JSON body members that may differ; default `['id', 'params.message.messageId']`. */
   ignore?: readonly string[] | undefined;
+  /** Open streams at once (429 past it), a stream's longest life, a request body's deepest nesting. */
+  limits?: ReplayLimits | undefined;
+  /** Hears of each replayed stream that opens or ends. */
+  streamsChanged?: (() => void) | undefined;
 }
 
 /** Headers that described the recorded transfer, not this one. */
@@ -26,13 +36,22 @@ export type Replayed =
   | { answer: Answer }
   | { answer: undefined; miss: { status: number; body: Record<string, unknown> } };
 
-/** Serves a cassette: each request gets the recorded response, a stream its events at their pace. */
+/**
+ * Serves a cassette: each request gets the recorded response, a stream its events at their pace.
+ * It keeps the limits the live API keeps, whatever the cassette holds: streams open at once, a
+ * stream's time-out (a recorded pause longer than it is cut to it) and the nesting of a request body.
+ */
 export class Replayer {
   private readonly matcher: CassetteMatcher;
   private readonly speed: number;
+  private readonly limits: ReplayLimits;
+  private readonly streamsChanged: () => void;
+  private streams = 0;
 
   constructor(cassette: Cassette, options: ReplayOptions = {}) {
-    checkCassette(cassette);
+    this.limits = options.limits ?? defaultLimits;
+    this.streamsChanged = options.streamsChanged ?? (() => {});
+    checkCassette(cassette, 'the cassette', this.limits.maxJsonDepth);
     const speed = options.speed ?? 1;
     if (!(typeof speed === 'number' && speed >= 0 && Number.isFinite(speed))) {
       throw new TypeError('Option replaySpeed must be a non-negative number (0: no pauses)');
@@ -41,7 +60,14 @@ export class Replayer {
     this.matcher = new CassetteMatcher(cassette.log.entries, options.ignore ?? defaultIgnored);
   }
 
+  /** Replayed streams open right now. */
+  get openStreams(): number {
+    return this.streams;
+  }
+
   replay(method: string, target: string, body: string, onGone: (listener: () => void) => void): Replayed {
+    // Refused as the live API refuses it, before matching walks it.
+    checkJsonDepth(body, this.limits.maxJsonDepth);
     const key = keyOf(method, target, body);
     const found = this.matcher.find(key);
     if (found.entry) return { answer: this.answerOf(found.entry, onGone) };
@@ -70,30 +96,61 @@ export class Replayer {
     return { status: response.status, headers, body };
   }
 
-  /** The recorded events, each after its recorded delay (scaled by the speed). */
+  /**
+   * The recorded events, each after its recorded delay (scaled by the speed), counted among the open
+   * streams until the stream ends, the client leaves or `streamTimeoutMs` passes, whichever is first.
+   */
   private eventStream(events: readonly CassetteEvent[], onGone: (listener: () => void) => void) {
-    const speed = this.speed;
-    let gone = false;
-    onGone(() => {
-      gone = true;
-    });
+    if (this.streams >= this.limits.maxConcurrentStreams) throw tooManyStreams();
+    const { speed } = this;
+    const timeoutMs = this.limits.streamTimeoutMs;
+    this.streams += 1;
+    this.streamsChanged();
+    let ended = false;
+    let wake = () => {};
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      clearTimeout(deadline);
+      this.streams -= 1;
+      this.streamsChanged();
+      wake();
+    };
+    const deadline = setTimeout(end, timeoutMs);
+    unref(deadline);
+    onGone(end);
     let index = 0;
     let previous = 0;
     return new ReadableStream<Uint8Array>({
       async pull(controller) {
         const event = events[index];
-        if (event === undefined || gone) {
+        if (event === undefined || ended) {
+          end();
           controller.close();
           return;
         }
         index += 1;
-        const pause = speed === 0 ? 0 : Math.max(0, event.time - previous) / speed;
+        // A pause longer than the stream may live is cut to it: the deadline ends the stream first.
+        const pause = speed === 0 ? 0 : Math.min(Math.max(0, event.time - previous) / speed, timeoutMs);
         previous = event.time;
-        if (pause > 0) await sleep(pause);
+        if (pause > 0) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, pause);
+            unref(timer);
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+        }
+        if (ended) {
+          controller.close();
+          return;
+        }
         controller.enqueue(utf8(frameOf(event)));
       },
       cancel() {
-        gone = true;
+        end();
       },
     });
   }
@@ -104,7 +161,8 @@ function frameOf(event: CassetteEvent): string {
   let frame = '';
   if (event.event !== undefined) frame += `event: ${event.event}\n`;
   if (event.id !== undefined) frame += `id: ${event.id}\n`;
-  for (const line of event.data.split('\n')) frame += `data: ${line}\n`;
+  // Every line break SSE knows ends a line: a bare CR in the data must not start a field of its own.
+  for (const line of event.data.split(/\r\n|\r|\n/)) frame += `data: ${line}\n`;
   return `${frame}\n`;
 }
 

@@ -1,15 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Surface } from '../http/access-guard.js';
 import { HttpError } from '../http/errors.js';
 import { checkFaultRule } from '../http/faults.js';
 import { parseJsonBody } from '../http/json-body.js';
 import { readNodeBody } from '../http/node-body.js';
+import { fromThisMachine } from '../http/node-peer.js';
 import { operationIds } from '../http/router.js';
 import { fromUtf8 } from '../neutral/bytes.js';
 import type { DriftFinding } from '../record/drift-report.js';
 import type { Service } from '../service.js';
 import type { Asset } from './assets.js';
 import { consoleMarker, type ExchangeLog, type LoggedExchange } from './exchange-log.js';
-import type { ConsoleGuard } from './guard.js';
 import { redactExchange } from './redact.js';
 
 export const consolePath = '/console';
@@ -48,7 +49,6 @@ export interface ModeStatus {
 export interface ConsoleContext {
   service: Service;
   exchanges: ExchangeLog;
-  guard: ConsoleGuard;
   assets: Map<string, Asset>;
   /** Every credential to keep out of the page: the API keys and the JWT secret. */
   secrets: readonly string[];
@@ -97,9 +97,11 @@ export async function answerConsole(
   const target = req.url ?? '/';
   const at = target.indexOf('?');
   const path = at < 0 ? target : target.slice(0, at);
-  const refusal = ctx.guard.refusal(method, headers);
+  const local = fromThisMachine(req);
+  const surface: Surface = path.startsWith(apiPrefix) ? 'console-api' : 'console-page';
+  const refusal = await ctx.service.guard.refusal({ local, method, headers }, surface);
   if (refusal !== undefined) {
-    json(res, 403, { message: refusal });
+    json(res, refusal.status, { message: refusal.message, code: refusal.code }, refusal.headers);
     return;
   }
   try {
@@ -108,7 +110,8 @@ export async function answerConsole(
       if (!apiTarget.startsWith('/api/')) throw new HttpError(404, 'The console forwards only API paths');
       const sent: Record<string, string> = {
         host: headers.host ?? '',
-        authorization: `SSWS ${ctx.service.apiKey}`,
+        // The emulator's key for a browser on this machine only; a peer elsewhere proved its own (the guard).
+        authorization: local ? `SSWS ${ctx.service.apiKey}` : (headers.authorization ?? ''),
         'user-agent': 'Dataworkz emulator console',
         [consoleMarker]: '1',
       };
@@ -121,7 +124,7 @@ export async function answerConsole(
       return;
     }
     if (path.startsWith(apiPrefix)) {
-      await endpoint(ctx, req, res, method, path.slice(apiPrefix.length));
+      await endpoint(ctx, req, res, method, path.slice(apiPrefix.length), local);
       return;
     }
     if (method !== 'GET' && method !== 'HEAD') throw new HttpError(405, `${method} is not served here`);
@@ -159,6 +162,7 @@ async function endpoint(
   res: ServerResponse,
   method: string,
   name: string,
+  local: boolean,
 ): Promise<void> {
   const { service, exchanges } = ctx;
   const route = `${method} ${name}`;
@@ -167,7 +171,7 @@ async function endpoint(
   } else if (route === 'GET key') {
     // Shown only when asked for, and only to a browser on this machine: a key given with --api-key
     // may be one that works elsewhere too.
-    if (!fromThisMachine(req)) {
+    if (!local) {
       throw new HttpError(
         403,
         'The API key is shown only to a browser on the machine the emulator runs on: use the key it printed',
@@ -302,17 +306,8 @@ function streamEvents(ctx: ConsoleContext, req: IncomingMessage, res: ServerResp
   res.once('close', stop);
 }
 
-/** Whether the request comes from this machine: a loopback peer, or one at the address it reached. */
-export function fromThisMachine(req: IncomingMessage): boolean {
-  const peer = req.socket.remoteAddress?.replace(/^::ffff:/, '');
-  if (peer === undefined) return false;
-  return (
-    peer === '::1' || peer.startsWith('127.') || peer === req.socket.localAddress?.replace(/^::ffff:/, '')
-  );
-}
-
-function json(res: ServerResponse, status: number, value: unknown): void {
-  send(res, status, 'application/json; charset=utf-8', JSON.stringify(value));
+function json(res: ServerResponse, status: number, value: unknown, extra: Record<string, string> = {}): void {
+  send(res, status, 'application/json; charset=utf-8', JSON.stringify(value), extra);
 }
 
 function send(

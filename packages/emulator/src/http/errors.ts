@@ -13,6 +13,16 @@ export class HttpError extends Error {
   }
 }
 
+/** The 429 for a stream past `maxConcurrentStreams`, emulated or replayed alike. */
+export function tooManyStreams(): HttpError {
+  return new HttpError(
+    429,
+    'Too many open streams; retry shortly',
+    { 'retry-after': '1' },
+    'TOO_MANY_STREAMS',
+  );
+}
+
 /** The spec's `Error` shape: timestamp, status, error, message, path (plus `code` where one helps). */
 export function errorBody(
   status: number,

@@ -170,7 +170,7 @@ const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const headerValue = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /** Whether this header can be sent: the checks node:http makes when the reply is written. */
-function canCarry(name: string, value: string): boolean {
+export function canCarry(name: string, value: string): boolean {
   return headerName.test(name) && headerValue.test(value);
 }
 

@@ -8,13 +8,18 @@ const badBody = (message: string) => new HttpError(400, message, {}, 'BAD_REQUES
  * no deep value ever reaches code that walks it recursively (JSON.stringify, structured clones).
  */
 export function parseJsonBody(text: string, maxDepth: number): unknown {
-  if (nestsDeeperThan(text, maxDepth)) {
-    throw badBody(`The request body nests arrays and objects deeper than ${maxDepth} levels`);
-  }
+  checkJsonDepth(text, maxDepth);
   try {
     return JSON.parse(text);
   } catch {
     throw badBody('The request body is not valid JSON');
+  }
+}
+
+/** Refuses (400) a body that nests arrays and objects deeper than `maxDepth`, JSON or not. */
+export function checkJsonDepth(text: string, maxDepth: number): void {
+  if (nestsDeeperThan(text, maxDepth)) {
+    throw badBody(`The request body nests arrays and objects deeper than ${maxDepth} levels`);
   }
 }
 

@@ -11,6 +11,7 @@ import type { CassetteEntry, CassetteEvent, HarNameValue } from '../cassette/har
 import { redactEntry } from '../cassette/redact.js';
 import { errorBody } from '../http/errors.js';
 import { statusText } from '../http/status-text.js';
+import { forwardedTarget } from './target-path.js';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) and `host`, which name this connection, not the exchange. */
 const hopHeaders = new Set([
@@ -63,7 +64,19 @@ export class Forwarder {
     return `${this.base.origin}${this.basePath}${target}`;
   }
 
-  forward(req: IncomingMessage, res: ServerResponse, target: string): void {
+  forward(req: IncomingMessage, res: ServerResponse, asSent: string): void {
+    const checked = forwardedTarget(asSent);
+    if ('refused' in checked) {
+      const text = JSON.stringify(
+        errorBody(400, checked.refused, asSent.split('?')[0] ?? '/', 'PATH_OUTSIDE_API'),
+      );
+      res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+      // Whatever body it sent is read and dropped, so the connection can serve the next request.
+      req.resume();
+      return;
+    }
+    const target = checked.target;
     const started = performance.now();
     const startedAt = Date.now();
     // The raw list, not `req.headers`: the object is built only if the cassette's entry asks for it.

@@ -1,54 +1,86 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { lstat, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkState, type EmulatorState, StateFormatError } from './snapshot.js';
+import { checkManifest, checkPart, type StateLimits, type StatePart } from './check.js';
+import { type EmulatorState, StateFormatError } from './snapshot.js';
 
 /** Each part of a state and its file: a person edits one concern at a time. */
-const files = {
+const files: Record<StatePart, string> = {
   systems: 'systems.json',
   conversations: 'conversations.json',
   tasks: 'tasks.json',
   questions: 'questions.json',
   faults: 'faults.json',
   cancelledOrders: 'cancelled-orders.json',
-} as const;
+};
 
 /** The file that names the format and version, and lists the others. */
 const manifest = 'state.json';
 
 /**
- * Writes a state to a folder as pretty-printed JSON files. Each file is written beside its final name
- * and renamed over it, so a folder being imported never holds a half-written file.
+ * Writes a state to a folder as pretty-printed JSON files. Each file is written to a new temporary
+ * name, created exclusively (a name that exists, a planted link included, fails instead of being
+ * followed), and renamed over its final name, so a folder being imported never holds a half-written
+ * file. A symbolic link (or anything but a file) where a file goes is refused: the export would
+ * otherwise replace a link the user may have made on purpose, or an attacker to aim the write.
  */
 export async function writeStateFolder(dir: string, state: EmulatorState): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const { format, version, exportedAt } = state;
   const written: string[] = [];
-  const put = async (name: string, value: unknown) => {
-    const path = join(dir, name);
-    await writeFile(`${path}.tmp`, `${JSON.stringify(value, null, 2)}\n`);
-    await rename(`${path}.tmp`, path);
-    written.push(path);
-  };
-  for (const [part, name] of Object.entries(files)) await put(name, state[part as keyof typeof files]);
+  for (const [part, name] of Object.entries(files)) {
+    written.push(await writeFileAtomically(dir, name, state[part as StatePart]));
+  }
   // The manifest last: a folder with it is whole.
-  await put(manifest, { format, version, exportedAt, files: Object.values(files) });
+  written.push(
+    await writeFileAtomically(dir, manifest, { format, version, exportedAt, files: Object.values(files) }),
+  );
   return written;
 }
 
-/** Reads a state folder; throws StateFormatError naming the file and what is wrong with it. */
-export async function readStateFolder(dir: string): Promise<EmulatorState> {
+async function writeFileAtomically(dir: string, name: string, value: unknown): Promise<string> {
+  const path = join(dir, name);
+  const present = await lstat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (present && !present.isFile()) {
+    throw new StateFormatError(
+      `Cannot export to ${path}: it is ${present.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; the export writes only files of its own (remove it, or export to another folder)`,
+    );
+  }
+  const temporary = join(dir, `.${name}.${randomBytes(8).toString('hex')}.tmp`);
+  const file = await open(temporary, 'wx', 0o644);
+  try {
+    await file.writeFile(`${JSON.stringify(value, null, 2)}\n`);
+  } catch (error) {
+    await file.close();
+    await unlink(temporary).catch(() => {});
+    throw error;
+  }
+  await file.close();
+  // A rename replaces the name itself, never what a link there points at.
+  await rename(temporary, path);
+  return path;
+}
+
+/**
+ * Reads a state folder, checking each file record by record against the API's limits; throws
+ * StateFormatError naming the file and the record at fault.
+ */
+export async function readStateFolder(dir: string, limits: StateLimits): Promise<EmulatorState> {
   const head = (await readJson(join(dir, manifest))) as Record<string, unknown>;
+  checkManifest(head, join(dir, manifest));
   const state: Record<string, unknown> = {
     format: head.format,
     version: head.version,
     exportedAt: head.exportedAt,
   };
-  checkState(
-    { ...state, systems: [], conversations: [], tasks: [], questions: [], faults: [], cancelledOrders: {} },
-    join(dir, manifest),
-  );
-  for (const [part, name] of Object.entries(files)) state[part] = await readJson(join(dir, name));
-  return checkState(state, dir);
+  for (const [part, name] of Object.entries(files)) {
+    const path = join(dir, name);
+    state[part] = checkPart(part as StatePart, await readJson(path), path, limits);
+  }
+  return state as unknown as EmulatorState;
 }
 
 async function readJson(path: string): Promise<unknown> {
@@ -62,7 +94,8 @@ async function readJson(path: string): Promise<unknown> {
   }
   try {
     return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new StateFormatError(`${path} is not JSON: ${(error as Error).message}`);
+  } catch {
+    // The parser's message quotes the text around the fault, which may be anything: a credential too.
+    throw new StateFormatError(`${path} is not JSON`);
   }
 }

@@ -80,7 +80,11 @@ export interface SavedDocument {
   url?: string;
 }
 
-/** A state that cannot be read: wrong format or version, or a part of the wrong shape. */
+/**
+ * A state that cannot be read (not JSON, another format or version, a record of the wrong shape or
+ * past the API's limits: the message names the file and the record) or written (a symbolic link
+ * where one of its files goes). The message never quotes a file's contents.
+ */
 export class StateFormatError extends Error {
   override readonly name = 'StateFormatError';
 }
@@ -155,51 +159,4 @@ export function restoreState(parts: StateParts, state: EmulatorState): void {
   for (const [orderId, date] of Object.entries(state.cancelledOrders)) {
     parts.orders.restoreCancellation(orderId, date);
   }
-}
-
-/** Checks a state read from files; throws StateFormatError naming the first part that is wrong. */
-export function checkState(value: unknown, source: string): EmulatorState {
-  const state = value as Partial<EmulatorState> | null;
-  if (state?.format !== stateFormat) {
-    throw new StateFormatError(`${source} is not an emulator state (format '${stateFormat}')`);
-  }
-  if (state.version !== stateVersion) {
-    throw new StateFormatError(
-      `${source} has version ${String(state.version)}; this emulator reads version ${stateVersion}`,
-    );
-  }
-  const arrays = ['systems', 'conversations', 'tasks', 'questions', 'faults'] as const;
-  for (const name of arrays) {
-    if (!Array.isArray(state[name])) throw new StateFormatError(`${source}: ${name} must be an array`);
-  }
-  if (typeof state.cancelledOrders !== 'object' || state.cancelledOrders === null) {
-    throw new StateFormatError(`${source}: cancelledOrders must be an object`);
-  }
-  state.systems?.forEach((system, i) => {
-    if (typeof system?.systemId !== 'string' || !Array.isArray(system.documents)) {
-      throw new StateFormatError(`${source}: systems[${i}] needs a systemId and documents`);
-    }
-  });
-  state.questions?.forEach((q, i) => {
-    if (
-      typeof q?.systemId !== 'string' ||
-      typeof q.questionUuid !== 'string' ||
-      Number.isNaN(Date.parse(q.askedAt))
-    ) {
-      throw new StateFormatError(
-        `${source}: questions[${i}] needs a systemId, a questionUuid and an askedAt date`,
-      );
-    }
-  });
-  state.conversations?.forEach((c, i) => {
-    if (typeof c?.agentId !== 'string' || typeof c.contextId !== 'string' || !Array.isArray(c.turns)) {
-      throw new StateFormatError(`${source}: conversations[${i}] needs an agentId, a contextId and turns`);
-    }
-  });
-  state.tasks?.forEach((t, i) => {
-    if (typeof t?.agentId !== 'string' || typeof (t.task as { id?: unknown } | null)?.id !== 'string') {
-      throw new StateFormatError(`${source}: tasks[${i}] needs an agentId and a task with an id`);
-    }
-  });
-  return state as EmulatorState;
 }

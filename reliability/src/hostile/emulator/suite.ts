@@ -9,6 +9,12 @@ import { misspelledRoute } from './cases/fault-route.js';
 import { garbageHeads, halfOpen } from './cases/half-open.js';
 import { jwtWithoutExp } from './cases/jwt-exp.js';
 import { longSearchTerm, longTextAtCap, longTextLinear } from './cases/long-text.js';
+import {
+  consoleFromElsewhere,
+  exportThroughLink,
+  recorderDotSegments,
+  replayedStreams,
+} from './cases/outsider.js';
 import { prototypeIds } from './cases/prototype-ids.js';
 import { recorderAuthenticated, recorderUnauthenticated } from './cases/recorder.js';
 import { repeatedReferences } from './cases/references.js';
@@ -39,6 +45,10 @@ export const emulatorSuite: Suite = {
     jwtWithoutExp,
     sdkNoise,
     misspelledRoute,
+    consoleFromElsewhere,
+    replayedStreams,
+    exportThroughLink,
+    recorderDotSegments,
     cliBadPort,
     cliSigterm,
   ],
