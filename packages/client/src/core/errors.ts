@@ -1,3 +1,4 @@
+import { isSecretName } from '@dataworkz/redaction';
 import { readBoundedText } from './bounded-body.js';
 
 // Carried by every error of the family. Packages that stay free of dependencies (context-values)
@@ -39,13 +40,9 @@ export class InvalidParameterError extends DataworkzError {
 }
 
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid'];
-// Headers that can carry credentials or session state; an error keeps the rest for debugging.
-const SENSITIVE_RESPONSE_HEADERS = new Set([
-  'set-cookie',
-  'set-cookie2',
-  'authorization',
-  'www-authenticate',
-]);
+// Headers that can carry credentials (the redaction policy's secret names) or describe how to get
+// one; an error keeps the rest for debugging.
+const isDroppedHeader = (name: string) => isSecretName(name) || name === 'www-authenticate';
 
 /** The service answered with a status that is not a success, or with a body that cannot be used. */
 export class APIError extends DataworkzError {
@@ -241,7 +238,7 @@ export function findRequestId(headers: Headers): string | undefined {
 function copySafeHeaders(headers: Headers): Headers {
   const copy = new Headers();
   headers.forEach((value, name) => {
-    if (!SENSITIVE_RESPONSE_HEADERS.has(name)) copy.append(name, value);
+    if (!isDroppedHeader(name)) copy.append(name, value);
   });
   return copy;
 }
