@@ -4,6 +4,12 @@ import { isSecretName } from './names.js';
 /** What every redacted value becomes. */
 export const REDACTED = '[redacted]';
 
+/**
+ * How much more than it keeps a surface with a size limit reads, so that a secret the cut would split
+ * is read whole and replaced before the cut (credentials are at most 8 KiB; escaping can double one).
+ */
+export const SCRUB_MARGIN_BYTES = 16 * 1024;
+
 /** Headers whose value is a URL: its query and fragment are judged by name, like a request's. */
 const urlHeaders = new Set(['location', 'content-location', 'refresh']);
 
@@ -30,7 +36,9 @@ export class Redaction {
   readonly #escaped: RegExp | undefined;
 
   constructor(secrets: Iterable<string | undefined>) {
-    const known = [...new Set([...secrets].filter((s): s is string => s !== undefined && s.length >= MIN_SECRET_LENGTH))];
+    const known = [
+      ...new Set([...secrets].filter((s): s is string => s !== undefined && s.length >= MIN_SECRET_LENGTH)),
+    ];
     // Longest first: a secret that contains another is replaced whole.
     this.#forms = [...new Set(known.flatMap(plainForms))].sort((a, b) => b.length - a.length);
     known.sort((a, b) => b.length - a.length);
@@ -67,6 +75,20 @@ export class Redaction {
     const walked = this.#walk(parsed, true);
     // Untouched bodies keep their bytes as they were sent.
     return walked === parsed ? scrubbed : JSON.stringify(walked);
+  }
+
+  /**
+   * Server-Sent Events text: every field of every event scrubbed (`id:`, `event:`, comments), and each
+   * `data:` line read as a body (a JSON payload has its secret-named members redacted).
+   */
+  eventStream(text: string): string {
+    return text
+      .split('\n')
+      .map((line) => {
+        const data = /^data: ?/.exec(line);
+        return data ? data[0] + this.body(line.slice(data[0].length)) : this.text(line);
+      })
+      .join('\n');
   }
 
   /** One header's value: `[redacted]` under a secret name (`Authorization` keeps its scheme), else scrubbed. */

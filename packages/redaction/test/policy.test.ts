@@ -66,7 +66,9 @@ describe('Redaction', () => {
   it('keeps an Authorization scheme, redacts secret headers, reads a Location as a URL', () => {
     expect(redaction.header('Authorization', `SSWS ${TABLE_KEY}`)).toBe('SSWS [redacted]');
     expect(redaction.header('Set-Cookie2', 'a=b')).toBe(REDACTED);
-    expect(redaction.header('location', '/done?access_token=abc&x=1')).toBe('/done?access_token=%5Bredacted%5D&x=1');
+    expect(redaction.header('location', '/done?access_token=abc&x=1')).toBe(
+      '/done?access_token=%5Bredacted%5D&x=1',
+    );
     expect(redaction.header('x-request-id', 'r-1')).toBe('r-1');
   });
 

@@ -46,7 +46,14 @@ export const secretHeaders = [
 export const secretQuery = ['api_key', 'access_token', 'jwt', 'token', 'key'] as const;
 
 /** Names that look like secrets to a substring search but are not: their values are kept. */
-export const publicNames = ['keyword', 'maxTokens', 'tokenCount', 'nextPageToken', 'keyId', 'sortKey'] as const;
+export const publicNames = [
+  'keyword',
+  'maxTokens',
+  'tokenCount',
+  'nextPageToken',
+  'keyId',
+  'sortKey',
+] as const;
 
 /** The value a secret name holds in a test body: easy to look for. */
 export const hidden = (name: string) => `hidden-${name.replace(/[^A-Za-z0-9]/g, '')}-value`;
