@@ -142,7 +142,12 @@ export class Redaction {
         if (eq >= 0 && isSecretName(decodeName(pair.slice(0, eq)))) {
           return `${this.text(pair.slice(0, eq))}=${encodeURIComponent(REDACTED)}`;
         }
-        return this.text(pair);
+        const scrubbed = this.text(pair);
+        if (scrubbed !== pair || eq < 0) return scrubbed;
+        // A value percent-encoded over another form (`%5Cu0064...`) is read decoded too.
+        const value = decodeName(pair.slice(eq + 1));
+        const clean = this.text(value);
+        return clean === value ? pair : `${pair.slice(0, eq + 1)}${encodeURIComponent(clean)}`;
       })
       .join('&');
   }
