@@ -47,13 +47,12 @@ function deployment(req: IncomingMessage, res: ServerResponse): void {
   req.resume();
   req.on('end', () => {
     if (url.pathname === '/api/qna/v1/systems') {
-      const encode = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync }[
-        url.searchParams.get('enc') as 'gzip'
-      ];
-      const body = encode(Buffer.from(echoJson()));
+      const enc = url.searchParams.get('enc') ?? 'identity';
+      const encode = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync }[enc as 'gzip'];
+      const body = encode ? encode(Buffer.from(echoJson())) : Buffer.from(echoJson());
       res.writeHead(200, {
         'content-type': 'application/json',
-        'content-encoding': url.searchParams.get('enc') ?? '',
+        ...(encode ? { 'content-encoding': enc } : {}),
         'content-length': body.length,
       });
       res.end(body);
@@ -153,7 +152,7 @@ async function record(
 
 async function hostileSession(recorder: Emulator): Promise<void> {
   const headers = tableHeaders();
-  for (const enc of ['gzip', 'deflate', 'br']) {
+  for (const enc of ['identity', 'gzip', 'deflate', 'br']) {
     await (
       await fetch(`${recorder.url}/api/qna/v1/systems?enc=${enc}&${tableQuery()}`, { headers })
     ).arrayBuffer();
@@ -229,7 +228,9 @@ describe('recording against a deployment that echoes every credential', () => {
   });
 
   it('records gzip, deflate and br bodies decoded, and the drift check reads their JSON', () => {
-    const listed = hostile.cassette.log.entries.filter((e) => e.request.url.includes('/api/qna/v1/systems?'));
+    const listed = hostile.cassette.log.entries.filter((e) =>
+      /\/api\/qna\/v1\/systems\?enc=(gzip|deflate|br)&/.test(e.request.url),
+    );
     expect(listed).toHaveLength(3);
     for (const entry of listed) {
       expect(JSON.parse(entry.response.content.text ?? '').body.params.keyword).toBe(visible('keyword'));
