@@ -27,7 +27,10 @@ type Level = keyof Log;
  * detail is scrubbed of `secrets` (the emulator's keys) by the SDK's redaction policy: a request can
  * put a key anywhere a refusal quotes it (a method name, a path).
  */
-export function toLog(logger: EmulatorLogger | undefined, secrets: readonly string[] = []): Log {
+export function toLog(
+  logger: EmulatorLogger | undefined,
+  secrets: readonly (string | undefined)[] = [],
+): Log {
   const redaction = new Redaction(secrets);
   const at =
     (level: Level) =>

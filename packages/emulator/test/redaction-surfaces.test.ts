@@ -48,7 +48,12 @@ function deployment(req: IncomingMessage, res: ServerResponse): void {
   req.on('end', () => {
     if (url.pathname === '/api/qna/v1/systems') {
       const enc = url.searchParams.get('enc') ?? 'identity';
-      const encode = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync }[enc as 'gzip'];
+      const encoders: Record<string, (bytes: Buffer) => Buffer> = {
+        gzip: gzipSync,
+        deflate: deflateSync,
+        br: brotliCompressSync,
+      };
+      const encode = encoders[enc];
       const body = encode ? encode(Buffer.from(echoJson())) : Buffer.from(echoJson());
       res.writeHead(200, {
         'content-type': 'application/json',
@@ -103,6 +108,23 @@ function tableQuery(): string {
   return new URLSearchParams(pairs).toString();
 }
 
+/** Resolves once `done()` holds, checking after each turn of the event loop's timers. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+/** Reads a response's text as it comes until it ends or is aborted. */
+async function readAll(response: Response, sink: (text: string) => void): Promise<void> {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  try {
+    for (let next = await reader.read(); !next.done; next = await reader.read())
+      sink(decoder.decode(next.value));
+  } catch {
+    // Aborted: the test has what it waited for.
+  }
+}
+
 let dir: string;
 let fake: Server;
 let base: string;
@@ -127,16 +149,13 @@ async function record(
     signal: abort.signal,
   });
   let events = '';
-  const reading = (async () => {
-    const decoder = new TextDecoder();
-    try {
-      for await (const chunk of live.body as ReadableStream<Uint8Array>) events += decoder.decode(chunk);
-    } catch {}
-  })();
+  const reading = readAll(live, (text) => {
+    events += text;
+  });
   await calls(recorder);
   const report = recorder.drift;
-  // The state event of the last exchange goes out on the next turn of the loop.
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  // The state event that follows the last exchange carries the drift of every one of them.
+  await until(() => events.includes(`"drift":{"responses":${report?.responses}`));
   abort.abort();
   await reading;
   await recorder.close();
@@ -301,12 +320,9 @@ describe('the console of an emulator that serves the API itself', () => {
     const abort = new AbortController();
     const live = await fetch(`${emu.url}/console/api/events`, { headers: page, signal: abort.signal });
     let events = '';
-    const reading = (async () => {
-      const decoder = new TextDecoder();
-      try {
-        for await (const chunk of live.body as ReadableStream<Uint8Array>) events += decoder.decode(chunk);
-      } catch {}
-    })();
+    const reading = readAll(live, (text) => {
+      events += text;
+    });
     await (
       await fetch(`${emu.url}/api/qna/v1/systems/${TABLE_KEY}?${tableQuery()}`, { headers: tableHeaders() })
     ).arrayBuffer();
@@ -323,7 +339,8 @@ describe('the console of an emulator that serves the API itself', () => {
     const details = await Promise.all(
       ids.map(async (id) => (await fetch(`${emu.url}/console/api/log/${id}`, { headers: page })).text()),
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Each entry's event as it ended (a stream's after its last event).
+    await until(() => events.split('"state":"done"').length > 2);
     abort.abort();
     await reading;
     for (const output of [list, ...details, events]) {

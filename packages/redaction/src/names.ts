@@ -56,7 +56,7 @@ const publicQualifiers = new Set([
 ]);
 
 /** A name's words in lower case: `openaiApiKey` → openai api key, `AWS_SECRET_ACCESS_KEY` → aws secret access key. */
-export function wordsOf(name: string): string[] {
+function wordsOf(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')

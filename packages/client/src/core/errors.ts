@@ -1,4 +1,4 @@
-import { isSecretName } from '@dataworkz/redaction';
+import { isSecretName, SCRUB_MARGIN_BYTES } from '@dataworkz/redaction';
 import { readBoundedText } from './bounded-body.js';
 
 // Carried by every error of the family. Packages that stay free of dependencies (context-values)
@@ -250,9 +250,6 @@ const keepAsIs: Redactor = (value) => value;
 
 // Enough of an error body to show the server's message, without reading or keeping an unbounded one.
 export const MAX_ERROR_BODY_CHARS = 64 * 1024;
-// Read this far past what is kept, so a credential the cut would split is read whole and removed
-// (credentials are at most 8 KiB; JSON escaping can double one).
-const SCRUB_MARGIN_BYTES = 16 * 1024;
 
 /** `text` (already redacted) cut to `max` characters, marked with `...` when cut. */
 export function excerpt(text: string, max: number): string {
@@ -266,6 +263,7 @@ export function excerpt(text: string, max: number): string {
  * arrived before the break. Reading stops at the limit, so a huge or endless body costs nothing more.
  */
 export async function readErrorBody(response: Response, redact: Redactor = keepAsIs): Promise<unknown> {
+  // Read past what is kept, so a credential the cut would split is read whole and removed.
   const { text } = await readBoundedText(response.body, MAX_ERROR_BODY_CHARS + SCRUB_MARGIN_BYTES, true);
   const parsed = text.length <= MAX_ERROR_BODY_CHARS ? parseBody(text) : text;
   const clean = redact(parsed);

@@ -71,12 +71,6 @@ const decoders: Record<string, (bytes: Buffer, options: { maxOutputLength: numbe
   br: brotliDecompressSync,
 };
 
-/** Whether a body's content encoding is one the recorder decodes (`gzip`, `deflate`, `br`), or none. */
-export function decodable(contentEncoding: string): boolean {
-  const coding = contentEncoding.trim().toLowerCase();
-  return coding === '' || coding === 'identity' || coding in decoders;
-}
-
 /** The bytes of a whole body decoded from its content encoding; undefined if they cannot be (or are too many). */
 export function decodeBody(bytes: Buffer, contentEncoding: string, maxBytes: number): Buffer | undefined {
   const coding = contentEncoding.trim().toLowerCase();

@@ -75,7 +75,7 @@ export function secretBody(): Record<string, unknown> {
 }
 
 /** Every value `secretBody`, the headers and the query hide. */
-export const hiddenValues = [
+const hiddenValues = [
   ...new Set([
     ...secretMembers.map(hidden),
     ...secretHeaders.map(hidden),
@@ -87,7 +87,7 @@ export const hiddenValues = [
 ];
 
 /** Every value that must be kept. */
-export const visibleValues = publicNames.map(visible);
+const visibleValues = publicNames.map(visible);
 
 /** The forms the key takes in the places it rides, each as a server might write it. */
 export function credentialForms(key: string = TABLE_KEY): { form: string; text: string }[] {
