@@ -71,6 +71,20 @@ function wordsOf(name: string): string[] {
  * or one ending in `token`, `key`, `auth`, `sig` or `session` (but `nextPageToken`, `sortKey`).
  */
 export function isSecretName(name: string): boolean {
+  let known = judged.get(name);
+  if (known === undefined) {
+    known = judge(name);
+    // Names repeat (every item of a list has the same members): each is split into words once.
+    if (judged.size >= maxJudged) judged.clear();
+    judged.set(name, known);
+  }
+  return known;
+}
+
+const judged = new Map<string, boolean>();
+const maxJudged = 4096;
+
+function judge(name: string): boolean {
   const words = wordsOf(name);
   if (words.some((word) => secretWords.has(word))) return true;
   const last = words.at(-1);

@@ -59,7 +59,7 @@ export class Redaction {
    * (member names included); the same value when nothing was redacted.
    */
   value<T>(value: T): T {
-    return this.#walk(value, true) as T;
+    return this.#walk(value, true, true) as T;
   }
 
   /** A body's text: JSON as parsed (names judged, escapes read), re-serialised only when it changed. */
@@ -72,7 +72,8 @@ export class Redaction {
     } catch {
       return scrubbed;
     }
-    const walked = this.#walk(parsed, true);
+    // The text was scrubbed as a whole: its strings read differently once parsed only if it escapes something.
+    const walked = this.#walk(parsed, true, scrubbed.includes('\\'));
     // Untouched bodies keep their bytes as they were sent.
     return walked === parsed ? scrubbed : JSON.stringify(walked);
   }
@@ -152,13 +153,13 @@ export class Redaction {
       .join('&');
   }
 
-  #walk(value: unknown, judgeNames: boolean): unknown {
-    if (typeof value === 'string') return this.text(value);
+  #walk(value: unknown, judgeNames: boolean, scrub: boolean): unknown {
+    if (typeof value === 'string') return scrub ? this.text(value) : value;
     if (value === null || typeof value !== 'object') return value;
     if (Array.isArray(value)) {
       let changed = false;
       const out = value.map((item) => {
-        const walked = this.#walk(item, judgeNames);
+        const walked = this.#walk(item, judgeNames, scrub);
         if (walked !== item) changed = true;
         return walked;
       });
@@ -170,10 +171,10 @@ export class Redaction {
     let changed = false;
     const out: Record<string, unknown> = {};
     for (const [name, member] of Object.entries(value)) {
-      const key = this.text(name);
+      const key = scrub ? this.text(name) : name;
       let walked: unknown;
       if (judgeNames && isSecretName(name) && member !== null && member !== '') walked = REDACTED;
-      else walked = this.#walk(member, judgeNames && !declarations.has(name));
+      else walked = this.#walk(member, judgeNames && !declarations.has(name), scrub);
       if (walked !== member || key !== name) changed = true;
       out[key] = walked;
     }
