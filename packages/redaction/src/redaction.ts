@@ -32,8 +32,9 @@ const mayNameSecret = /key|token|secret|pass|credential|sig|jwt|dpop|cookie|auth
  * base64, base64url). Secrets shorter than 8 characters are redacted by name only.
  */
 export class Redaction {
+  readonly #known: string[];
   readonly #forms: string[];
-  readonly #escaped: RegExp | undefined;
+  #escaped: RegExp | undefined;
 
   constructor(secrets: Iterable<string | undefined>) {
     const known = [
@@ -41,16 +42,19 @@ export class Redaction {
     ];
     // Longest first: a secret that contains another is replaced whole.
     this.#forms = [...new Set(known.flatMap(plainForms))].sort((a, b) => b.length - a.length);
-    known.sort((a, b) => b.length - a.length);
-    this.#escaped = known.length > 0 ? new RegExp(known.map(escapedPattern).join('|'), 'g') : undefined;
+    this.#known = known.sort((a, b) => b.length - a.length);
   }
 
   /** Text with every form of every secret replaced. */
   text(text: string): string {
     let out = text;
     for (const form of this.#forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
-    // Escapes could spell a secret a plain search misses (`\u0064`, `\/`): only then the slower pattern.
-    if (this.#escaped && out.includes('\\')) out = out.replace(this.#escaped, REDACTED);
+    // Escapes could spell a secret a plain search misses (`\u0064`, `\/`): only then the slower pattern,
+    // built the first time it is needed (a long token makes a long pattern).
+    if (this.#known.length > 0 && out.includes('\\')) {
+      this.#escaped ??= new RegExp(this.#known.map(escapedPattern).join('|'), 'g');
+      out = out.replace(this.#escaped, REDACTED);
+    }
     return out;
   }
 

@@ -100,4 +100,11 @@ describe('presentedCredentials', () => {
     );
     expect(found).toEqual(['jwt-value', 'header-value', 'cookie-value', 'dark', 'query-value']);
   });
+
+  it('takes the password out of a Basic credential too', () => {
+    expect(presentedCredentials([['authorization', `Basic ${btoa('ada:pa55word-basic')}`]])).toEqual([
+      btoa('ada:pa55word-basic'),
+      'pa55word-basic',
+    ]);
+  });
 });
