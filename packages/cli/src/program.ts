@@ -344,6 +344,10 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
       '--drift-report <file.json>',
       "recording: write where the deployment's responses differ from the spec",
     )
+    .option(
+      '--record-unreadable-bodies',
+      'recording: keep binary and cut JSON bodies (their secret-named fields cannot be redacted)',
+    )
     .option('--replay <file.har>', 'serve a recorded cassette, with nothing behind it')
     .option(
       '--replay-speed <x>',

@@ -88,11 +88,11 @@ describe('errorFromResponse', () => {
     const dw = new Dataworkz({ baseUrl: 'http://127.0.0.1:1', apiKey: 'key-12345678' });
     const response = new Response(JSON.stringify({ message: 'bad key SSWS key-12345678' }), {
       status: 401,
-      headers: { 'x-echo-authorization': 'SSWS key-12345678' },
+      headers: { 'x-echo': 'SSWS key-12345678' },
     });
     const error = await errorFromResponse(response, dw.redact);
     expect(error.message).toBe('401 bad key SSWS [redacted]');
     expect(error.body).toEqual({ message: 'bad key SSWS [redacted]' });
-    expect(error.headers.get('x-echo-authorization')).toBe('SSWS [redacted]');
+    expect(error.headers.get('x-echo')).toBe('SSWS [redacted]');
   });
 });

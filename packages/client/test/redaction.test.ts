@@ -38,8 +38,12 @@ async function failing(handler: Handler, dw = client()): Promise<APIError> {
 
 describe('a credential the server echoes', () => {
   it('in a response header is scrubbed from the error headers and inspect output', async () => {
-    const error = await failing(json(400, { message: 'no' }, { 'x-echo-authorization': `SSWS ${apiKey}` }));
-    expect(error.headers.get('x-echo-authorization')).toBe('SSWS [redacted]');
+    const error = await failing(
+      json(400, { message: 'no' }, { 'x-echo': `SSWS ${apiKey}`, 'x-echo-authorization': `SSWS ${apiKey}` }),
+    );
+    expect(error.headers.get('x-echo')).toBe('SSWS [redacted]');
+    // A secret-named header is not kept at all.
+    expect(error.headers.get('x-echo-authorization')).toBeNull();
     expect(fragmentsOf(apiKey, everything(error))).toEqual([]);
   });
 

@@ -19,6 +19,7 @@ export type InProcessOptions = Omit<
   | 'record'
   | 'cassette'
   | 'driftReport'
+  | 'recordUnreadableBodies'
   | 'exportOnExit'
   | 'import'
   | 'replay'
@@ -44,7 +45,15 @@ export interface InProcessEmulator extends EmulatorControls {
  */
 export function createEmulator(options: InProcessOptions = {}): InProcessEmulator {
   checkOptions(options);
-  for (const name of ['data', 'record', 'cassette', 'driftReport', 'exportOnExit', 'import'] as const) {
+  for (const name of [
+    'data',
+    'record',
+    'cassette',
+    'driftReport',
+    'recordUnreadableBodies',
+    'exportOnExit',
+    'import',
+  ] as const) {
     if ((options as EmulatorOptions)[name] !== undefined) {
       throw new TypeError(
         `Option ${name} reads or writes files: it is an option of startEmulator, not of createEmulator`,

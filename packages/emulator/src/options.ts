@@ -67,6 +67,12 @@ export interface EmulatorOptions {
    * appended to `cassette`, credentials redacted. Needs `cassette`; only `startEmulator` records.
    */
   record?: string | undefined;
+  /**
+   * Record mode: keep the bodies the redaction cannot read — binary ones, and JSON cut by the body
+   * size limit (its members can no longer be judged by name) — scrubbed of known credentials only.
+   * By default such a body is recorded as its size and SHA-256, not its bytes. Default false.
+   */
+  recordUnreadableBodies?: boolean | undefined;
   /** The HAR 1.2 file record mode appends each exchange to, as it ends (created when missing). */
   cassette?: string | undefined;
   /**

@@ -99,6 +99,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   await service.ready;
   if (imported) await service.importState(imported);
   const { limits, log } = service;
+  // What the console and the recorder scrub besides each request's own credentials: the emulator's keys.
+  const secrets = [
+    ...(options.apiKeys?.length ? options.apiKeys : [service.apiKey]),
+    options.jwtSecret ?? '',
+  ];
   // Loaded only to record: the validator and the spec's copy cost every other start nothing.
   const drift = options.record
     ? new DriftQueue(new (await import('./record/drift.js')).DriftCheck(), (error) =>
@@ -106,7 +111,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       )
     : undefined;
   const recording = options.record
-    ? await RecordSession.start(options.record, options.cassette ?? '', limits.maxBodyBytes, log, drift)
+    ? await RecordSession.start(options.record, options.cassette ?? '', limits.maxBodyBytes, log, drift, {
+        secrets,
+        recordUnreadableBodies: options.recordUnreadableBodies === true,
+      })
     : undefined;
   let url = '';
   let consoleContext: ConsoleContext | undefined;
@@ -151,7 +159,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       service,
       exchanges,
       assets,
-      secrets: [...(options.apiKeys?.length ? options.apiKeys : [service.apiKey]), options.jwtSecret ?? ''],
+      secrets,
       about: {
         version,
         a2aVersion: options.a2aVersion ?? '0.3',

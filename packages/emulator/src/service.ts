@@ -128,7 +128,7 @@ export function createService(
 ): Service {
   const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [`dwz_${randomToken(18)}`];
   const limits = resolveLimits(options.limits);
-  const log = toLog(options.logger);
+  const log = toLog(options.logger, [...apiKeys, options.jwtSecret]);
   const extensionUri = providedValuesUri(options.extensionBase ?? 'https://dataworkz.com');
   const auth = new Authenticator({
     apiKeys,

@@ -146,6 +146,7 @@ describe('the dataworkz-emulator command', () => {
     [['--replay', 'c.har', '--replay-speed', 'fast'], /--replay-speed must be a non-negative number/],
     [['--replay-fallback', 'emulate'], /need --replay <file.har>/],
     [['--drift-report', 'd.json'], /--drift-report needs --record/],
+    [['--record-unreadable-bodies'], /--record-unreadable-bodies needs --record/],
   ])('refuses %j with a message, the usage and exit code 2', async (args, message) => {
     const cli = run(args);
     expect(await cli.exited).toBe(2);

@@ -1,5 +1,6 @@
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { credentialForms, leaks } from '../../redaction/test/support/credential-table.js';
 import { finalStatus, streamAll } from './support/a2a.js';
 import { message, rpc, rpcErrorOf, rpcMessages } from './support/rpc.js';
 
@@ -92,4 +93,14 @@ it('reports refusals to the logger at debug level, without credentials', () => {
   expect(lines.every((line) => line.level === 'debug')).toBe(true);
   expect(lines.map((line) => line.text).join('\n')).toContain('tasks/resubscribe refused: Task not found');
   expect(JSON.stringify(lines)).not.toContain(KEY);
+});
+
+it('scrubs the emulator’s key from a line that quotes what a request sent (--log debug)', async () => {
+  // A method name is quoted by the refusal: a caller can put the key there, in any of its forms.
+  for (const { text } of credentialForms(KEY)) {
+    await rpc(emu, agentId, request(`tasks/${text}`, { id: 'x' }));
+  }
+  const logged = lines.map((line) => line.text).join('\n');
+  expect(logged).toContain('refused');
+  expect(leaks(logged, KEY)).toEqual([]);
 });

@@ -14,6 +14,8 @@ export interface EmulatorOptions {
   record?: string;
   cassette?: string;
   driftReport?: string;
+  /** Keep bodies the redaction cannot read (binary, JSON past the size limit) in the cassette. */
+  recordUnreadableBodies?: boolean;
   replay?: string;
   replaySpeed?: number;
   replayIgnore?: string[];
@@ -34,6 +36,7 @@ export async function emulator(ctx: Context, options: EmulatorOptions): Promise<
     record: options.record,
     cassette: options.cassette,
     driftReport: options.driftReport,
+    recordUnreadableBodies: options.recordUnreadableBodies,
     replay: options.replay,
     replaySpeed: options.replaySpeed,
     replayIgnore: options.replayIgnore,

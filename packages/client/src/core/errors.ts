@@ -1,3 +1,4 @@
+import { isSecretName, SCRUB_MARGIN_BYTES } from '@dataworkz/redaction';
 import { readBoundedText } from './bounded-body.js';
 
 // Carried by every error of the family. Packages that stay free of dependencies (context-values)
@@ -39,13 +40,9 @@ export class InvalidParameterError extends DataworkzError {
 }
 
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid'];
-// Headers that can carry credentials or session state; an error keeps the rest for debugging.
-const SENSITIVE_RESPONSE_HEADERS = new Set([
-  'set-cookie',
-  'set-cookie2',
-  'authorization',
-  'www-authenticate',
-]);
+// Headers that can carry credentials (the redaction policy's secret names) or describe how to get
+// one; an error keeps the rest for debugging.
+const isDroppedHeader = (name: string) => isSecretName(name) || name === 'www-authenticate';
 
 /** The service answered with a status that is not a success, or with a body that cannot be used. */
 export class APIError extends DataworkzError {
@@ -241,7 +238,7 @@ export function findRequestId(headers: Headers): string | undefined {
 function copySafeHeaders(headers: Headers): Headers {
   const copy = new Headers();
   headers.forEach((value, name) => {
-    if (!SENSITIVE_RESPONSE_HEADERS.has(name)) copy.append(name, value);
+    if (!isDroppedHeader(name)) copy.append(name, value);
   });
   return copy;
 }
@@ -253,9 +250,6 @@ const keepAsIs: Redactor = (value) => value;
 
 // Enough of an error body to show the server's message, without reading or keeping an unbounded one.
 export const MAX_ERROR_BODY_CHARS = 64 * 1024;
-// Read this far past what is kept, so a credential the cut would split is read whole and removed
-// (credentials are at most 8 KiB; JSON escaping can double one).
-const SCRUB_MARGIN_BYTES = 16 * 1024;
 
 /** `text` (already redacted) cut to `max` characters, marked with `...` when cut. */
 export function excerpt(text: string, max: number): string {
@@ -269,6 +263,7 @@ export function excerpt(text: string, max: number): string {
  * arrived before the break. Reading stops at the limit, so a huge or endless body costs nothing more.
  */
 export async function readErrorBody(response: Response, redact: Redactor = keepAsIs): Promise<unknown> {
+  // Read past what is kept, so a credential the cut would split is read whole and removed.
   const { text } = await readBoundedText(response.body, MAX_ERROR_BODY_CHARS + SCRUB_MARGIN_BYTES, true);
   const parsed = text.length <= MAX_ERROR_BODY_CHARS ? parseBody(text) : text;
   const clean = redact(parsed);

@@ -28,7 +28,9 @@ export async function dispatch(
   const { log } = exchange;
   if (!log.enabled('debug')) return followRedirects(exchange, request, authorization);
   const started = performance.now();
-  const url = redactUrl(request.url);
+  // Secret-named parameters and headers by name, and the client's credentials wherever else they ride (a path).
+  const redact = exchange.redactorFor(authorization);
+  const url = redact(redactUrl(request.url));
   let response: Response;
   try {
     response = await followRedirects(exchange, request, authorization);
@@ -54,7 +56,7 @@ export async function dispatch(
         status: response.status,
         attempt,
         durationMs,
-        headers: redactHeaders(request.headers),
+        headers: redact(redactHeaders(request.headers)),
       }),
     );
   } catch (error) {

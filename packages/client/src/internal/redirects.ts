@@ -1,3 +1,4 @@
+import { isSecretName } from '@dataworkz/redaction';
 import { type Redactor, RedirectError } from '../core/errors.js';
 import type { Outgoing } from './outgoing.js';
 
@@ -18,8 +19,6 @@ export interface RedirectExchange {
 const MAX_REDIRECTS = 5;
 // How much of each hop a RedirectError's message shows: a Location may be as long as a server likes.
 const MAX_HOP_LABEL_CHARS = 120;
-// Never forwarded to another origin by a redirect: what the log redaction treats as credentials.
-const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'api-key'];
 
 /**
  * Sends `request` and follows its redirects itself, so a credential never reaches another origin: at
@@ -55,7 +54,8 @@ export async function followRedirects(
     }
     headers = new Headers(headers);
     if (target.origin !== new URL(url).origin) {
-      for (const name of CREDENTIAL_HEADERS) headers.delete(name);
+      // Never forwarded to another origin: every header the redaction policy calls a secret.
+      for (const name of [...headers.keys()]) if (isSecretName(name)) headers.delete(name);
     }
     if (!keepsBody) {
       headers.delete('content-type');

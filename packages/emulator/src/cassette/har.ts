@@ -32,7 +32,8 @@ export interface CassetteEntry {
     cookies: HarNameValue[];
     headers: HarNameValue[];
     queryString: HarNameValue[];
-    postData?: { mimeType: string; text: string };
+    /** The body; one the redaction could not read is not kept: `text` is empty, `_sha256` names it. */
+    postData?: { mimeType: string; text: string; _sha256?: string; comment?: string };
     headersSize: number;
     bodySize: number;
   };
@@ -42,7 +43,21 @@ export interface CassetteEntry {
     httpVersion: string;
     cookies: HarNameValue[];
     headers: HarNameValue[];
-    content: { size: number; mimeType: string; text?: string; encoding?: string };
+    /**
+     * The body, decoded from its content encoding (`compression`: the bytes that saved). One the
+     * redaction could not read (not text, JSON past the size limit) has no `text`, only its size and
+     * `_sha256`, the SHA-256 (hex) of its bytes as sent, unless it was recorded with
+     * `recordUnreadableBodies`.
+     */
+    content: {
+      size: number;
+      mimeType: string;
+      text?: string;
+      encoding?: string;
+      compression?: number;
+      _sha256?: string;
+      comment?: string;
+    };
     redirectURL: string;
     headersSize: number;
     bodySize: number;

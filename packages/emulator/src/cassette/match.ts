@@ -1,4 +1,4 @@
-import { redacted } from '../console/redact.js';
+import { REDACTED as redacted } from '@dataworkz/redaction';
 import type { CassetteEntry } from './har.js';
 
 /** A request as replay compares it: method, path, query pairs and body. */
@@ -76,8 +76,7 @@ export class CassetteMatcher {
       const left = a.query.filter(([n]) => n === name).map(([, v]) => v);
       const right = b.query.filter(([n]) => n === name).map(([, v]) => v);
       // A credential was redacted on recording: any value the caller presents now stands for it.
-      const same =
-        left.length === right.length && left.every((v, i) => v === right[i] || right[i] === redacted);
+      const same = left.length === right.length && left.every((v, i) => sameRedacted(v, right[i] ?? ''));
       if (!same) out.push(`query ${name}`);
     }
     if (!sameBody(a.body, b.body, this.ignored)) out.push('body');
@@ -138,8 +137,33 @@ function parseJson(text: string): unknown {
   }
 }
 
+/**
+ * Whether a value the caller sends is the recorded one, where each `[redacted]` in the recorded one
+ * stands for any text (a credential replaced inside a longer value: `SSWS [redacted]`).
+ */
+function sameRedacted(sent: string, recorded: string): boolean {
+  if (sent === recorded) return true;
+  if (!recorded.includes(redacted)) return false;
+  const parts = recorded.split(redacted);
+  const first = parts[0] ?? '';
+  const last = parts.at(-1) ?? '';
+  if (!sent.startsWith(first) || !sent.endsWith(last)) return false;
+  // Each middle part at its first place after the one before, each `[redacted]` standing for 1 or more
+  // characters: a linear scan, whatever a hostile cassette holds (no pattern to backtrack).
+  let at = first.length;
+  for (const part of parts.slice(1, -1)) {
+    const found = sent.indexOf(part, at + 1);
+    if (found < 0) return false;
+    at = found + part.length;
+  }
+  return sent.length - last.length >= at + 1;
+}
+
 function equalJson(a: unknown, b: unknown, at: string, ignored: readonly string[]): boolean {
   if (ignored.includes(at)) return true;
+  // A secret-named member was redacted whole on recording: any value the caller sends now stands for it.
+  if (b === redacted && a !== undefined && a !== null) return true;
+  if (typeof a === 'string' && typeof b === 'string') return sameRedacted(a, b);
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
     return a.every((item, i) => equalJson(item, b[i], at, ignored));
@@ -154,5 +178,5 @@ function equalJson(a: unknown, b: unknown, at: string, ignored: readonly string[
     }
     return true;
   }
-  return a === b || (b === redacted && typeof a === 'string');
+  return a === b;
 }

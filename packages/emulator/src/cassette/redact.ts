@@ -1,128 +1,95 @@
-import { credentialOf, redacted, redactHeader, secretScrubber } from '../console/redact.js';
+import { isSecretName, presentedCredentials, REDACTED, Redaction } from '@dataworkz/redaction';
 import type { CassetteEntry, HarNameValue } from './har.js';
 
-/** Header and query names that carry credentials, beyond the console's fixed list of headers. */
-const secretName =
-  /(^|[-_])(auth|authorization|token|access[-_]?token|api[-_]?key|apikey|key|secret|password|passwd|session|cookie|signature|sig|credentials?)$/i;
-
-/** JSON member names whose values are secrets wherever they appear (an LLM's `params` carry provider keys). */
-const secretMember =
-  /^(.*[-_])?(api[-_]?key|apikey|secret|password|passwd|token|access[-_]?token|refresh[-_]?token|credentials?|aws[-_]?key|aws[-_]?secret|private[-_]?key)$/i;
-
-/** What every name secretMember matches contains (case aside). */
-const secretWord = /key|secret|passw|token|credential/i;
+/**
+ * The SDK's one redaction policy (@dataworkz/redaction) applied to a cassette's entries: which names
+ * and values are secrets is decided there, not here.
+ */
 
 /**
- * The entry as a cassette keeps it: credential headers keep only their scheme, credentials in the
- * query and secret-named JSON members become `[redacted]`, and the credential the caller presented
- * (plus any `secrets` given) is replaced wherever else it appears, bodies and events included.
+ * The policy set up for one exchange: the credentials its request presented (the `Authorization`
+ * credential, secret-named headers and query parameters, cookies), the cookies its response set, and
+ * any `secrets` given (the emulator's own keys).
+ */
+export function redactionFor(entry: CassetteEntry, secrets: readonly string[] = []): Redaction {
+  const pairs = (list: readonly HarNameValue[]) => list.map(({ name, value }) => [name, value] as const);
+  return new Redaction([
+    ...secrets,
+    ...presentedCredentials(pairs(entry.request.headers), pairs(entry.request.queryString)),
+    ...presentedCredentials(pairs(entry.response.headers.filter((h) => /^set-cookie2?$/i.test(h.name)))),
+  ]);
+}
+
+/**
+ * The entry as a cassette keeps it: secret-named headers, query parameters and JSON members redacted
+ * (`Authorization` keeps its scheme), and every secret replaced wherever else it rides, bodies and
+ * every field of a stream's events included. The bodies must be whole (not yet cut to a limit).
  */
 export function redactEntry(entry: CassetteEntry, secrets: readonly string[] = []): CassetteEntry {
-  // Every credential header as sent: a caller may repeat one, and the deployment may echo any of them.
-  const presented = entry.request.headers
-    .filter((h) => /^(proxy-)?authorization$/i.test(h.name))
-    .map((h) => credentialOf(h.value))
-    .filter((s): s is string => s !== undefined);
-  // A key sent in another header (`x-api-key`, a cookie) is scrubbed wherever else it shows up too.
-  const headerCredentials = entry.request.headers
-    .filter((h) => secretName.test(h.name) && !/^(proxy-)?authorization$/i.test(h.name))
-    .flatMap((h) =>
-      /^cookie$/i.test(h.name)
-        ? h.value.split(';').map((c) => c.split('=').slice(1).join('=').trim())
-        : [h.value],
-    );
-  const queryCredentials = entry.request.queryString
-    .filter((p) => secretName.test(p.name))
-    .map((p) => p.value);
-  const scrub = secretScrubber([...secrets, ...presented, ...headerCredentials, ...queryCredentials]);
-  const text = (body: string | undefined) => (body === undefined ? undefined : scrubJson(body, scrub));
+  const redaction = redactionFor(entry, secrets);
+  const out = redactEnvelope(entry, redaction);
+  const { postData } = out.request;
+  return {
+    ...out,
+    request: {
+      ...out.request,
+      ...(postData ? { postData: { ...postData, text: redaction.body(postData.text) } } : {}),
+    },
+    response: { ...out.response, content: redactContent(out.response.content, redaction) },
+  };
+}
+
+/**
+ * Everything of the entry but its bodies redacted: the URL (path, query, user info), the headers, the
+ * query, the status text, the redirect URL, and the events of a stream (`id`, `event` and `data`).
+ */
+export function redactEnvelope(entry: CassetteEntry, redaction: Redaction): CassetteEntry {
   const { request, response } = entry;
-  const postText = text(request.postData?.text);
-  const bodyText = text(response.content.text);
+  const headers = (pairs: readonly HarNameValue[]) =>
+    pairs.map(({ name, value }) => ({ name, value: redaction.header(name, value) }));
   return {
     ...entry,
     request: {
       ...request,
-      url: redactUrl(request.url, scrub),
-      headers: redactPairs(request.headers, scrub),
+      url: redaction.url(request.url),
+      headers: headers(request.headers),
       cookies: [],
-      queryString: request.queryString.map((p) => ({
-        name: p.name,
-        value: secretName.test(p.name) ? redacted : scrub(p.value),
+      queryString: request.queryString.map(({ name, value }) => ({
+        name,
+        value: isSecretName(name) ? REDACTED : redaction.text(value),
       })),
-      ...(request.postData && postText !== undefined
-        ? { postData: { ...request.postData, text: postText } }
-        : {}),
     },
     response: {
       ...response,
-      headers: redactPairs(response.headers, scrub),
+      statusText: redaction.text(response.statusText),
+      headers: headers(response.headers),
       cookies: [],
-      content: { ...response.content, ...(bodyText === undefined ? {} : { text: bodyText }) },
+      redirectURL: redaction.url(response.redirectURL),
     },
     ...(entry._events
-      ? { _events: entry._events.map((e) => ({ ...e, data: scrubJson(e.data, scrub) })) }
+      ? {
+          _events: entry._events.map((e) => ({
+            ...e,
+            ...(e.event === undefined ? {} : { event: redaction.text(e.event) }),
+            ...(e.id === undefined ? {} : { id: redaction.text(e.id) }),
+            data: redaction.body(e.data),
+          })),
+        }
       : {}),
   };
 }
 
-function redactPairs(pairs: readonly HarNameValue[], scrub: (text: string) => string): HarNameValue[] {
-  return pairs.map(({ name, value }) => {
-    const lower = name.toLowerCase();
-    if (secretName.test(lower) && lower !== 'authorization' && lower !== 'proxy-authorization') {
-      return { name, value: redacted };
-    }
-    return { name, value: redactHeader(lower, value, scrub) };
-  });
-}
-
-/** The URL with secret-named query values redacted and known secrets scrubbed (user info dropped). */
-function redactUrl(url: string, scrub: (text: string) => string): string {
-  const at = url.indexOf('?');
-  const base = scrub(at < 0 ? url : url.slice(0, at)).replace(/^(\w+:\/\/)[^@/]*@/, '$1');
-  if (at < 0) return base;
-  const query = url
-    .slice(at + 1)
-    .split('&')
-    .map((pair) => {
-      const eq = pair.indexOf('=');
-      const name = eq < 0 ? pair : pair.slice(0, eq);
-      let decoded = name;
-      try {
-        decoded = decodeURIComponent(name.replaceAll('+', ' '));
-      } catch {}
-      return eq >= 0 && secretName.test(decoded) ? `${name}=${encodeURIComponent(redacted)}` : scrub(pair);
-    })
-    .join('&');
-  return `${base}?${query}`;
-}
-
-/** A JSON text with secret-named members redacted and secrets scrubbed; other text only scrubbed. */
-function scrubJson(text: string, scrub: (text: string) => string): string {
-  const scrubbed = scrub(text);
-  // A text that names no secret member (and escapes no character, which could spell one) is left as
-  // it is without being parsed: most bodies, and the parse is the dearest part of redacting them.
-  if (!secretWord.test(scrubbed) && !scrubbed.includes('\\u')) return scrubbed;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(scrubbed);
-  } catch {
-    return scrubbed;
-  }
-  let changed = false;
-  const walk = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(walk);
-    if (value === null || typeof value !== 'object') return value;
-    const out: Record<string, unknown> = {};
-    for (const [name, member] of Object.entries(value)) {
-      if (secretMember.test(name) && typeof member === 'string' && member !== '') {
-        out[name] = redacted;
-        changed = true;
-      } else out[name] = walk(member);
-    }
-    return out;
-  };
-  const walked = walk(parsed);
-  // Untouched bodies keep their bytes as the deployment sent them.
-  return changed ? JSON.stringify(walked) : scrubbed;
+/** A response's content redacted: text as a body, base64 as the bytes it encodes. */
+function redactContent(
+  content: CassetteEntry['response']['content'],
+  redaction: Redaction,
+): CassetteEntry['response']['content'] {
+  if (content.text === undefined) return content;
+  if (content.encoding !== 'base64') return { ...content, text: redaction.body(content.text) };
+  const bytes = Uint8Array.from(atob(content.text), (c) => c.charCodeAt(0));
+  const scrubbed = redaction.bytes(bytes);
+  if (scrubbed === bytes) return content;
+  let binary = '';
+  for (const byte of scrubbed) binary += String.fromCharCode(byte);
+  return { ...content, text: btoa(binary) };
 }

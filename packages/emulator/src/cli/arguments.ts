@@ -136,6 +136,7 @@ function parse(args: string[]) {
       record: { type: 'string' },
       cassette: { type: 'string' },
       'drift-report': { type: 'string' },
+      'record-unreadable-bodies': { type: 'boolean' },
       replay: { type: 'string' },
       'replay-speed': { type: 'string' },
       'replay-ignore': { type: 'string', multiple: true },
@@ -173,6 +174,10 @@ function modeOptions(values: ReturnType<typeof parse>['values']): EmulatorOption
   if (values['drift-report'] !== undefined) {
     if (values.record === undefined) throw new UsageError('--drift-report needs --record <url>');
     options.driftReport = values['drift-report'];
+  }
+  if (values['record-unreadable-bodies']) {
+    if (values.record === undefined) throw new UsageError('--record-unreadable-bodies needs --record <url>');
+    options.recordUnreadableBodies = true;
   }
   if (values.replay !== undefined) options.replay = values.replay;
   const speed = values['replay-speed'];

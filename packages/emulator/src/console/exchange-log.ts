@@ -1,3 +1,4 @@
+import { SCRUB_MARGIN_BYTES } from '@dataworkz/redaction';
 import type { Answer } from '../http/answer.js';
 import { fromUtf8, utf8 } from '../neutral/bytes.js';
 
@@ -62,6 +63,11 @@ export class ExchangeLog {
 
   constructor(private readonly limits: ExchangeLogLimits) {}
 
+  /** The most bytes of a body the console shows; the log keeps a margin more, cut once redacted. */
+  get maxBodyBytes(): number {
+    return this.limits.maxRecordedBodyBytes;
+  }
+
   /** Newest first. */
   list(): LoggedExchange[] {
     return [...this.entries].reverse();
@@ -104,7 +110,8 @@ export class ExchangeLog {
       responseBytes: 0,
     };
     this.add(entry);
-    const cap = this.limits.maxRecordedBodyBytes;
+    // Kept past the limit by a margin, so a secret the cut would split is still whole when redacted.
+    const cap = this.limits.maxRecordedBodyBytes + SCRUB_MARGIN_BYTES;
     const finish = (state: ExchangeState) => {
       if (entry.state === 'done' || entry.state === 'dropped' || entry.state === 'cut') return;
       entry.state = state;

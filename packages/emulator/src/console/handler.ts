@@ -179,7 +179,11 @@ async function endpoint(
     }
     json(res, 200, { apiKey: service.apiKey });
   } else if (route === 'GET log') {
-    json(res, 200, { entries: exchanges.list().map((e) => summary(redactExchange(e, ctx.secrets))) });
+    json(res, 200, {
+      entries: exchanges
+        .list()
+        .map((e) => summary(redactExchange(e, ctx.secrets, ctx.exchanges.maxBodyBytes))),
+    });
   } else if (route === 'DELETE log') {
     exchanges.clear();
     json(res, 200, { entries: [] });
@@ -193,7 +197,7 @@ async function endpoint(
   } else if (method === 'GET' && /^log\/\d+$/.test(name)) {
     const entry = exchanges.get(Number(name.slice('log/'.length)));
     if (!entry) throw new HttpError(404, 'That request is no longer in the log (it keeps the most recent)');
-    json(res, 200, redactExchange(entry, ctx.secrets));
+    json(res, 200, redactExchange(entry, ctx.secrets, ctx.exchanges.maxBodyBytes));
   } else if (method === 'GET' && /^agents\/[^/]+$/.test(name)) {
     let agentId: string;
     try {
@@ -294,7 +298,9 @@ function streamEvents(ctx: ConsoleContext, req: IncomingMessage, res: ServerResp
   const unsubscribeState = ctx.service.onChange(stateChanged);
   const unsubscribeMode = ctx.onModeChange(stateChanged);
   const unsubscribeLog = ctx.exchanges.subscribe((entry) => {
-    res.write(`event: entry\ndata: ${JSON.stringify(summary(redactExchange(entry, ctx.secrets)))}\n\n`);
+    res.write(
+      `event: entry\ndata: ${JSON.stringify(summary(redactExchange(entry, ctx.secrets, ctx.exchanges.maxBodyBytes)))}\n\n`,
+    );
   });
   const stop = () => {
     unsubscribeState();

@@ -8,9 +8,10 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { createParser } from 'eventsource-parser';
 import type { CassetteEntry, CassetteEvent, HarNameValue } from '../cassette/har.js';
-import { redactEntry } from '../cassette/redact.js';
+import { redactEnvelope, redactionFor } from '../cassette/redact.js';
 import { errorBody } from '../http/errors.js';
 import { statusText } from '../http/status-text.js';
+import { BodyCapture, decodeBody, isText, recordedBody } from './recorded-body.js';
 import { forwardedTarget } from './target-path.js';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) and `host`, which name this connection, not the exchange. */
@@ -34,6 +35,10 @@ export interface ForwarderOptions {
   onError(message: string): void;
   /** Most bytes of a request or response body kept in the cassette. */
   maxBodyBytes: number;
+  /** Secrets to scrub besides those each request presents: the emulator's own keys. */
+  secrets?: readonly string[];
+  /** Keep bodies the redaction cannot read (binary, JSON past the limit), scrubbed of known secrets only. */
+  recordUnreadableBodies?: boolean;
 }
 
 /**
@@ -86,8 +91,8 @@ export class Forwarder {
       const name = raw[i] as string;
       if (!hopHeaders.has(name.toLowerCase())) headers.push(name, raw[i + 1] as string);
     }
-    const requestBody: Buffer[] = [];
-    let requestBytes = 0;
+    const requestType = String(req.headers['content-type'] ?? '');
+    const requestBody = new BodyCapture(this.options.maxBodyBytes, !isText(requestType));
     const upstream = this.send({
       protocol: this.base.protocol,
       hostname: this.base.hostname,
@@ -126,6 +131,7 @@ export class Forwarder {
       // (a stream's chunks with the time each came, parsed into events only once it is over).
       const chunks: Buffer[] = [];
       const arrivals: number[] = [];
+      const body = new BodyCapture(this.options.maxBodyBytes, !isText(contentType));
       let bytes = 0;
       answer.on('data', (chunk: Buffer) => {
         // A caller slower than the deployment: its reading paces the deployment's connection.
@@ -137,7 +143,7 @@ export class Forwarder {
         if (isStream) {
           chunks.push(chunk);
           arrivals.push(performance.now() - headersAt);
-        } else if (bytes <= this.options.maxBodyBytes) chunks.push(chunk);
+        } else body.push(chunk);
       });
       answer.on('end', () => {
         res.end();
@@ -145,6 +151,7 @@ export class Forwarder {
         // Recorded once the caller's response is out, off its path: redaction, the drift check and
         // the cassette's write run after the last bytes are written.
         setImmediate(() => {
+          const responseEncoding = String(answer.headers['content-encoding'] ?? '');
           const entry: CassetteEntry = {
             startedDateTime: new Date(startedAt).toISOString(),
             time: round(ended - started),
@@ -155,16 +162,8 @@ export class Forwarder {
               cookies: [],
               headers: pairsOf(req.rawHeaders),
               queryString: queryOf(target),
-              ...(requestBytes > 0
-                ? {
-                    postData: {
-                      mimeType: String(req.headers['content-type'] ?? ''),
-                      text: Buffer.concat(requestBody).toString('utf8'),
-                    },
-                  }
-                : {}),
               headersSize: -1,
-              bodySize: requestBytes,
+              bodySize: requestBody.bytes,
             },
             response: {
               status: answer.statusCode ?? 0,
@@ -172,20 +171,63 @@ export class Forwarder {
               httpVersion: `HTTP/${answer.httpVersion}`,
               cookies: [],
               headers: pairsOf(answer.rawHeaders),
-              content: {
-                size: bytes,
-                mimeType: contentType,
-                ...(isStream ? {} : textOrBase64(Buffer.concat(chunks), contentType)),
-              },
+              content: { size: bytes, mimeType: contentType },
               redirectURL: '',
               headersSize: -1,
               bodySize: bytes,
             },
             cache: {},
             timings: { send: 0, wait: round(headersAt - started), receive: round(ended - headersAt) },
-            ...(isStream ? { _events: eventsOf(chunks, arrivals) } : {}),
           };
-          this.options.onExchange(redactEntry(entry), target.split('?')[0] ?? '/');
+          // The policy is set up from the exchange's credentials; the bodies are redacted whole, then cut.
+          const redaction = redactionFor(entry, this.options.secrets);
+          const limits = {
+            maxBytes: this.options.maxBodyBytes,
+            keepUnreadable: this.options.recordUnreadableBodies === true,
+          };
+          if (requestBody.bytes > 0) {
+            const {
+              text = '',
+              _sha256,
+              comment,
+            } = recordedBody(requestBody, redaction, {
+              ...limits,
+              contentType: requestType,
+              contentEncoding: String(req.headers['content-encoding'] ?? ''),
+            });
+            entry.request.postData = {
+              mimeType: requestType,
+              text,
+              ...(_sha256 ? { _sha256, comment } : {}),
+            };
+          }
+          let decoded = false;
+          if (isStream) {
+            const events = eventsOf(chunks, arrivals, responseEncoding, this.options.maxBodyBytes);
+            if (events) {
+              entry._events = events;
+              decoded = responseEncoding !== '';
+            }
+          } else {
+            const { size, ...content } = recordedBody(body, redaction, {
+              ...limits,
+              contentType,
+              contentEncoding: responseEncoding,
+            });
+            entry.response.content = { ...content, size, mimeType: contentType };
+            decoded = content.compression !== undefined;
+          }
+          // Recorded as it means: replay serves the decoded body, so the headers describe that.
+          if (decoded) {
+            entry.response.headers = entry.response.headers.filter(
+              (h) => h.name !== 'content-encoding' && h.name !== 'content-length',
+            );
+          }
+          // The path as the caller sent it, for the drift report: scrubbed too (a key may ride in it).
+          this.options.onExchange(
+            redactEnvelope(entry, redaction),
+            redaction.text(target.split('?')[0] ?? '/'),
+          );
         });
       });
       // The deployment cut the body: the caller's connection is cut the same way, nothing is recorded.
@@ -209,10 +251,7 @@ export class Forwarder {
     res.once('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
-    req.on('data', (chunk: Buffer) => {
-      requestBytes += chunk.length;
-      if (requestBytes <= this.options.maxBodyBytes) requestBody.push(chunk);
-    });
+    req.on('data', (chunk: Buffer) => requestBody.push(chunk));
     req.pipe(upstream);
   }
 
@@ -221,8 +260,28 @@ export class Forwarder {
   }
 }
 
-/** A stream's events, each timed by the arrival of the chunk that completed it. */
-function eventsOf(chunks: readonly Buffer[], arrivals: readonly number[]): CassetteEvent[] {
+/**
+ * A stream's events, each timed by the arrival of the chunk that completed it. A stream in a content
+ * encoding is decoded whole, its events timed by its last chunk; undefined if it cannot be decoded.
+ */
+function eventsOf(
+  given: readonly Buffer[],
+  times: readonly number[],
+  contentEncoding: string,
+  maxBytes: number,
+): CassetteEvent[] | undefined {
+  let chunks = given;
+  let arrivals = times;
+  if (contentEncoding.trim() !== '') {
+    const whole = decodeBody(
+      Buffer.concat(given),
+      contentEncoding,
+      Math.max(maxBytes, Buffer.concat(given).length * 64),
+    );
+    if (!whole) return undefined;
+    chunks = [whole];
+    arrivals = [times.at(-1) ?? 0];
+  }
   const events: CassetteEvent[] = [];
   let at = 0;
   const parser = createParser({
@@ -264,10 +323,4 @@ function queryOf(target: string): HarNameValue[] {
   const at = target.indexOf('?');
   if (at < 0) return [];
   return [...new URLSearchParams(target.slice(at + 1))].map(([name, value]) => ({ name, value }));
-}
-
-/** Text bodies as text; anything else (a PDF from the document endpoint) as base64, as HAR allows. */
-function textOrBase64(body: Buffer, contentType: string): { text: string; encoding?: string } {
-  const isText = contentType === '' || /json|text|xml|javascript|x-www-form-urlencoded/i.test(contentType);
-  return isText ? { text: body.toString('utf8') } : { text: body.toString('base64'), encoding: 'base64' };
 }

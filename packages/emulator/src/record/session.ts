@@ -32,11 +32,13 @@ export class RecordSession {
     maxBodyBytes: number,
     log: Log,
     drift: DriftQueue | undefined,
+    redaction: { secrets: readonly string[]; recordUnreadableBodies: boolean },
   ): Promise<RecordSession> {
     const file = await CassetteFile.open(cassette);
     let session: RecordSession | undefined;
     const forwarder = new Forwarder(target, {
       maxBodyBytes,
+      ...redaction,
       onExchange: (entry, path) => {
         try {
           file.append(entry);
