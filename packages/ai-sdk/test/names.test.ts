@@ -3,7 +3,7 @@ import { Dataworkz } from '@dataworkz/client';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { generateText, stepCountIs, type ToolSet } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { twinNamesFolder } from '../../emulator/test/support/twin-names.js';
+import { twinNamesFolder } from '../../emulator/test/support/data-folder.js';
 import { reply, scriptedModel, toolCall } from './support/model.js';
 
 // Allowlists name systems and agents by id or exact name (any case), resolved once on the first call;

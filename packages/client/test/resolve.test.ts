@@ -8,7 +8,7 @@ import {
 } from '@dataworkz/client';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { twinNamesFolder } from '../../emulator/test/support/twin-names.js';
+import { twinNamesFolder } from '../../emulator/test/support/data-folder.js';
 
 const { supportKb, productDocs } = seed.systems;
 const { orderStatus, productAdvisor } = seed.agents;

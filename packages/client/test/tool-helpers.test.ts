@@ -1,6 +1,3 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   Dataworkz,
   DataworkzError,
@@ -13,26 +10,22 @@ import {
 } from '@dataworkz/client';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataFolder } from '../../emulator/test/support/data-folder.js';
 
 // What every surface (the MCP server, the AI SDK and LangChain tools, the CLI) decides the same way.
 const { supportKb } = seed.systems;
 let emu: Emulator;
 let dw: Dataworkz;
-let dir: string;
+let folder: Awaited<ReturnType<typeof dataFolder>>;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'dw-tool-helpers-'));
-  await writeFile(join(dir, 'notes.md'), 'Backups run nightly at 02:00.\n');
-  await writeFile(
-    join(dir, 'dataworkz.json'),
-    JSON.stringify({ systems: [{ name: 'No LLM', systemId: 'no-llm', llms: {} }] }),
-  );
-  emu = await startEmulator({ port: 0, data: dir, embed: false });
+  folder = await dataFolder([{ name: 'No LLM', systemId: 'no-llm', llms: {} }]);
+  emu = await startEmulator({ port: 0, data: folder.dir, embed: false });
   dw = new Dataworkz({ baseUrl: emu.url, apiKey: emu.apiKey, logLevel: 'off', maxRetries: 0 });
 });
 afterAll(async () => {
   await emu.close();
-  await rm(dir, { recursive: true, force: true });
+  await folder.remove();
 });
 
 describe('qna.answeringLlm', () => {

@@ -12,7 +12,7 @@ import {
 } from '@dataworkz/langchain';
 import type { ToolMessage } from '@langchain/core/messages';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { twinNamesFolder } from '../../emulator/test/support/twin-names.js';
+import { twinNamesFolder } from '../../emulator/test/support/data-folder.js';
 
 // Systems, agents and LLMs given by id or by exact name (any case), each resolved once, on first use.
 const apiKey = 'langchain-names-key';

@@ -5,7 +5,7 @@ import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { resolveExposure } from '@dataworkz/mcp';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { twinNamesFolder } from '../../emulator/test/support/twin-names.js';
+import { twinNamesFolder } from '../../emulator/test/support/data-folder.js';
 import { BIN, type Connection, connectHttp, connectStdio } from './support/connect.js';
 
 // Allowlists (--systems, --agents and the server's options) and LLM arguments take names as well as ids.
