@@ -20,3 +20,17 @@ export const sharedTestOptions = {
   unstubEnvs: true,
   experimental: { fsModuleCache: true },
 } as const;
+
+/**
+ * The export condition under which each workspace package's `exports` map points at its `src`: the
+ * suites resolve a package by its public name to its sources, so what is tested is what users import.
+ * A name of our own rather than `source`, which some dependencies publish their TypeScript under
+ * (eventsource-parser): with `source`, Vite resolved those to `.ts` files Node cannot load.
+ */
+export const SOURCE_CONDITION = '@dataworkz/source';
+
+/** Spread into a Vitest configuration: tests run the workspace packages from `src` (Vite's SSR environment too). */
+export const fromSources = {
+  resolve: { conditions: [SOURCE_CONDITION] },
+  ssr: { resolve: { conditions: [SOURCE_CONDITION], externalConditions: [SOURCE_CONDITION] } },
+};

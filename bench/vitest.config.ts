@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
-import { sharedTestOptions } from '../vitest.shared.js';
+import { SOURCE_CONDITION, sharedTestOptions } from '../vitest.shared.js';
 
 export default defineConfig({
-  resolve: { conditions: ['source'] },
+  resolve: { conditions: [SOURCE_CONDITION] },
   test: {
     ...sharedTestOptions,
     include: ['test/**/*.test.ts'],

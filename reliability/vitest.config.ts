@@ -1,10 +1,9 @@
 import { defineConfig } from 'vitest/config';
-import { sharedTestOptions } from '../vitest.shared.js';
+import { fromSources, sharedTestOptions } from '../vitest.shared.js';
 
 // Tests run the packages from src through the `source` export condition.
 export default defineConfig({
-  resolve: { conditions: ['source'] },
-  ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
+  ...fromSources,
   test: {
     ...sharedTestOptions,
     execArgv: ['--expose-gc'],

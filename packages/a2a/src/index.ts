@@ -35,6 +35,7 @@ export type {
 } from './a2a-types.js';
 export { getAgentCard } from './agent.js';
 export type { FinalAnswer } from './answer.js';
+export { type AgentToolAnswer, type AskAgentOptions, askAgent } from './ask-agent.js';
 export {
   IncompleteStreamError,
   JsonRpcError,

@@ -1,4 +1,5 @@
-export type { Passage } from './passages.js';
+// The passage shape is the client's, shared by every surface.
+export type { Passage } from '@dataworkz/client';
 export {
   type AnswerInput,
   type AnswerOutput,

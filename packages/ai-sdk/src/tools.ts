@@ -1,9 +1,20 @@
-import { type StreamAgentOptions, streamAgent } from '@dataworkz/a2a';
-import type { Dataworkz } from '@dataworkz/client';
+import { type AgentToolAnswer, askAgent, type StreamAgentOptions } from '@dataworkz/a2a';
+import {
+  type Dataworkz,
+  type FilterFields,
+  filterOfFields,
+  filtersSchema as filtersSchemaWith,
+  type Passage,
+  passageOf,
+  resolveOnce,
+} from '@dataworkz/client';
 import { type Tool, tool } from 'ai';
 import { z } from 'zod';
-import { filterExpression, filtersSchema } from './filters.js';
-import { type Passage, toPassage } from './passages.js';
+
+const filtersSchema = filtersSchemaWith<z.ZodType<FilterFields>>(
+  z,
+  'Field names are the metadata fields of the system.',
+);
 
 /** Which systems and agents the tools offer, and what the application adds to every agent call. */
 export interface DataworkzToolsOptions {
@@ -67,18 +78,7 @@ export interface AskAgentInput {
 }
 
 /** What `ask_agent` hands back to the model: the agent's answer, or its question. */
-export interface AskAgentOutput {
-  agentId: string;
-  /** The task state: `completed`, or `input-required` when the agent asks back. */
-  state: string;
-  /** The agent's answer, or its question when it asks back. */
-  answer: string;
-  inputRequired: boolean;
-  taskId?: string;
-  contextId?: string;
-  /** How many steps the agent reported while it worked. */
-  steps: number;
-}
+export type AskAgentOutput = AgentToolAnswer;
 
 /**
  * The tools, by the name the model calls them with; only those the options allow are present. A type
@@ -97,24 +97,9 @@ function idSchema(entries: readonly string[], what: string) {
   return z.enum([first, ...rest]);
 }
 
-/**
- * `make`'s promise, made on the first call and shared by every later one; a rejected one is dropped,
- * so the next call tries again.
- */
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let made: Promise<T> | undefined;
-  return () => {
-    made ??= make().catch((error: unknown) => {
-      made = undefined;
-      throw error;
-    });
-    return made;
-  };
-}
-
 /** The id each allowed entry names, resolved once with one list call through the client's resolver. */
 function idsOf(entries: readonly string[], resolveAll: (entries: readonly string[]) => Promise<string[]>) {
-  const ids = once(async () => {
+  const ids = resolveOnce(async () => {
     const resolved = await resolveAll(entries);
     return new Map(entries.map((entry, index) => [entry, resolved[index] as string]));
   });
@@ -138,13 +123,7 @@ export function dataworkzTools(dw: Dataworkz, options: DataworkzToolsOptions): D
     const llmOf = (id: string) => {
       let read = llms.get(id);
       if (read === undefined) {
-        read = once(async () => {
-          if (llm !== undefined) return (await dw.qna.resolveLlm(id, llm)).llmProviderId;
-          const first = Object.keys(await dw.qna.llmProviders(id))[0];
-          if (first === undefined)
-            throw new Error(`QnA system ${id} has no LLM configuration to answer with.`);
-          return first;
-        });
+        read = resolveOnce(async () => (await dw.qna.answeringLlm(id, llm)).llmProviderId);
         llms.set(id, read);
       }
       return read();
@@ -163,11 +142,11 @@ export function dataworkzTools(dw: Dataworkz, options: DataworkzToolsOptions): D
         const systemId = await systemIdOf(chosen);
         const result = await dw.qna.search(
           systemId,
-          { query, filter: filterExpression(filters) },
+          { query, filter: filterOfFields(filters) },
           { signal: abortSignal },
         );
         const items = result.searchResultsList.slice(0, maxResults ?? result.searchResultsList.length);
-        return { systemId, query, passages: items.map(toPassage) };
+        return { systemId, query, passages: items.map(passageOf) };
       },
     }) as Tool<SearchInput, SearchOutput>;
     tools.answer_question = tool({
@@ -185,10 +164,10 @@ export function dataworkzTools(dw: Dataworkz, options: DataworkzToolsOptions): D
         const llmProviderId = await llmOf(systemId);
         const result = await dw.qna.answer(
           systemId,
-          { questionText: question, llmProviderId, filter: filterExpression(filters) },
+          { questionText: question, llmProviderId, filter: filterOfFields(filters) },
           request,
         );
-        const citations = result.context.map((item, index) => ({ index: index + 1, ...toPassage(item) }));
+        const citations = result.context.map((item, index) => ({ index: index + 1, ...passageOf(item) }));
         return { systemId, question, answer: result.answer, citations };
       },
     }) as Tool<AnswerInput, AnswerOutput>;
@@ -210,19 +189,7 @@ export function dataworkzTools(dw: Dataworkz, options: DataworkzToolsOptions): D
       }),
       execute: async ({ agentId: chosen, text, contextId, taskId }, { abortSignal }) => {
         const agentId = await agentIdOf(chosen);
-        const run = streamAgent(dw, agentId, { text, contextId, taskId, contextValues, signal: abortSignal });
-        let steps = 0;
-        for await (const event of run) if (event.type === 'task-update') steps += 1;
-        const final = await run.finalAnswer();
-        return {
-          agentId,
-          state: final.state,
-          answer: final.answer,
-          inputRequired: final.state === 'input-required',
-          ...(final.taskId !== undefined ? { taskId: final.taskId } : {}),
-          ...(final.contextId !== undefined ? { contextId: final.contextId } : {}),
-          steps,
-        };
+        return askAgent(dw, agentId, { text, contextId, taskId, contextValues, signal: abortSignal });
       },
     }) as Tool<AskAgentInput, AskAgentOutput>;
   }

@@ -1,11 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { dataworkzTools } from '@dataworkz/ai-sdk';
 import { Dataworkz } from '@dataworkz/client';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { generateText, stepCountIs, type ToolSet } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { twinNamesFolder } from '../../emulator/test/support/data-folder.js';
 import { reply, scriptedModel, toolCall } from './support/model.js';
 
 // Allowlists name systems and agents by id or exact name (any case), resolved once on the first call;
@@ -16,27 +14,17 @@ const { orderStatus } = seed.agents;
 const { accountDefault, supportKbSystem } = seed.llms;
 let emu: Emulator;
 let dw: Dataworkz;
-let dir: string;
+let twins: Awaited<ReturnType<typeof twinNamesFolder>>;
 
 beforeAll(async () => {
-  // A data folder adds two systems that share a name.
-  dir = await mkdtemp(join(tmpdir(), 'dw-ai-sdk-names-'));
-  await writeFile(join(dir, 'notes.md'), 'Backups run nightly at 02:00.\n');
-  await writeFile(
-    join(dir, 'dataworkz.json'),
-    JSON.stringify({
-      systems: [
-        { name: 'Runbooks', systemId: 'runbooks-1' },
-        { name: 'RUNBOOKS', systemId: 'runbooks-2' },
-      ],
-    }),
-  );
-  emu = await startEmulator({ port: 0, apiKeys: [apiKey], data: dir });
+  // A data folder adds two systems that share a name, beside the seeded ones.
+  twins = await twinNamesFolder();
+  emu = await startEmulator({ port: 0, apiKeys: [apiKey], data: twins.dir });
   dw = new Dataworkz({ baseUrl: emu.url, apiKey, logLevel: 'off' });
 });
 afterAll(async () => {
   await emu.close();
-  await rm(dir, { recursive: true, force: true });
+  await twins.remove();
 });
 afterEach(() => emu.clearRequests());
 

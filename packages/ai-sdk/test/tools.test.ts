@@ -3,6 +3,7 @@ import { Dataworkz } from '@dataworkz/client';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { generateText, stepCountIs } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { reply, scriptedModel, toolCall } from './support/model.js';
 
 const apiKey = 'ai-sdk-tools-key';
@@ -25,6 +26,19 @@ describe('dataworkzTools with generateText', () => {
     ]);
     expect(Object.keys(dataworkzTools(dw, { agents: [orderStatus] }))).toEqual(['ask_agent']);
     expect(() => dataworkzTools(dw, { systems: [] })).toThrow(/systems is empty/);
+  });
+
+  it("describes the filters with the client's schema: its field rule, in the filter builder's words", () => {
+    const search = dataworkzTools(dw, { systems: [supportKb] }).search_qna_system;
+    const schema = search?.inputSchema as unknown as z.ZodType;
+    const ok = schema.safeParse({ systemId: supportKb, query: 'q', filters: { 'meta.year': [2025] } });
+    expect(ok.success).toBe(true);
+    const bad = schema.safeParse({ systemId: supportKb, query: 'q', filters: { 'topic) or (1': ['a'] } });
+    expect(JSON.stringify(bad.error?.issues)).toContain(
+      'A filter field must be an identifier such as version or meta.year.',
+    );
+    const empty = schema.safeParse({ systemId: supportKb, query: 'q', filters: { topic: [] } });
+    expect(JSON.stringify(empty.error?.issues)).toContain('A filter field needs at least one value.');
   });
 
   it('searches a QnA system when the model calls search_qna_system, and hands the passages back', async () => {

@@ -90,9 +90,19 @@ function fish(nodes: Node[], name: string): string {
   return lines.join('\n');
 }
 
-/** The completion script for a shell, generated from the program's command tree. */
-export function completionScript(program: Command, shell: 'bash' | 'zsh' | 'fish'): string {
-  const nodes = nodesOf(program);
+/**
+ * The completion script for a shell, generated from the program's command tree; `flagsOf` adds the
+ * flags of a command that reads its own (by its path, e.g. `emulator`).
+ */
+export function completionScript(
+  program: Command,
+  shell: 'bash' | 'zsh' | 'fish',
+  flagsOf: Readonly<Record<string, readonly string[]>> = {},
+): string {
+  const nodes = nodesOf(program).map((node) => {
+    const own = flagsOf[node.path] ?? [];
+    return { ...node, options: [...new Set([...node.options, ...own])] };
+  });
   const name = program.name();
   if (shell === 'bash') return bash(nodes, name);
   if (shell === 'zsh') return zsh(nodes, name);

@@ -47,6 +47,7 @@ const byName: Record<string, [ExitCodeValue, string | undefined]> = {
   NotFoundError: [ExitCode.notFound, undefined],
   UnknownNameError: [ExitCode.notFound, undefined],
   AmbiguousNameError: [ExitCode.usage, undefined],
+  NoAnsweringLlmError: [ExitCode.usage, undefined],
   QueryFailedError: [ExitCode.failed, undefined],
   TaskFailedError: [ExitCode.failed, undefined],
   APIConnectionError: [

@@ -1,6 +1,5 @@
-import { Argument, Command, InvalidArgumentError, Option } from 'commander';
+import { Argument, Command, InvalidArgumentError } from 'commander';
 import type { AskOptions } from './commands/agents.js';
-import type { EmulatorOptions } from './commands/emulator.js';
 import type { RetrievalOptions } from './commands/qna.js';
 import type { Context, GlobalOptions } from './context.js';
 import { UsageError } from './exit-codes.js';
@@ -32,20 +31,6 @@ function nonNegativeNumber(value: string): number {
   const number = Number(value);
   if (value.trim() === '' || !Number.isFinite(number) || number < 0)
     throw new InvalidArgumentError('Not a number of 0 or more.');
-  return number;
-}
-
-function port(value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 0 || number > 65535)
-    throw new InvalidArgumentError('Not a port number.');
-  return number;
-}
-
-function replaySpeed(value: string): number {
-  const number = Number(value);
-  if (value.trim() === '' || !Number.isFinite(number) || number < 0)
-    throw new InvalidArgumentError('Not a non-negative number.');
   return number;
 }
 
@@ -323,54 +308,12 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
   program
     .command('emulator')
     .description('run the local emulator of the service, and print the lines that point the CLI at it')
-    .option('--port <port>', 'the port to listen on (default: a free one)', port)
-    .option('--host <host>', 'the interface to listen on (default 127.0.0.1)')
-    .option('--data <dir>', 'serve the QnA systems of this folder')
-    .option(
-      '--api-key <key>',
-      'an API key it accepts (repeatable; the first is printed; default: a new one each start)',
-      collect,
-    )
-    .option('--no-console', 'do not serve the web console at /console')
-    .addOption(
-      new Option(
-        '--a2a-version <version>',
-        'the A2A version the agents speak (default 0.3, as the service)',
-      ).choices(['0.3', '1.0']),
-    )
-    .option('--record <url>', 'forward API requests to this deployment and record them (needs --cassette)')
-    .option('--cassette <file.har>', 'the HAR file recording appends each exchange to')
-    .option(
-      '--drift-report <file.json>',
-      "recording: write where the deployment's responses differ from the spec",
-    )
-    .option(
-      '--record-unreadable-bodies',
-      'recording: keep binary and cut JSON bodies (their secret-named fields cannot be redacted)',
-    )
-    .option('--replay <file.har>', 'serve a recorded cassette, with nothing behind it')
-    .option(
-      '--replay-speed <x>',
-      'replay pauses at x times the recorded pace (default 1; 0: none)',
-      replaySpeed,
-    )
-    .option(
-      '--replay-ignore <name>',
-      'a query parameter or dotted body member replay does not compare (repeatable)',
-      collect,
-    )
-    .addOption(
-      new Option(
-        '--replay-fallback <mode>',
-        'answer a request the cassette lacks with a 404 (error) or the emulator',
-      ).choices(['error', 'emulate']),
-    )
-    .option('--export-on-exit <dir>', "write the emulator's state to this folder when it stops")
-    .option('--import <dir>', 'start from a state exported to this folder')
+    // Its flags, defaults and help are the emulator's own (`dataworkz-emulator`): it reads them itself.
+    .helpOption(false)
+    .allowUnknownOption()
+    .argument('[flags...]', 'the flags of dataworkz-emulator: `dataworkz emulator --help` lists them')
     .action(
-      run(async (ctx, options: EmulatorOptions) =>
-        (await import('./commands/emulator.js')).emulator(ctx, options),
-      ),
+      run(async (ctx, flags: string[]) => (await import('./commands/emulator.js')).emulator(ctx, flags)),
     );
 
   program
@@ -380,7 +323,8 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
     .action(
       run(async (ctx, shell: 'bash' | 'zsh' | 'fish') => {
         const { completionScript } = await import('./completion.js');
-        ctx.out.line(completionScript(program, shell));
+        const { emulatorFlags } = await import('@dataworkz/emulator/cli');
+        ctx.out.line(completionScript(program, shell, { emulator: emulatorFlags }));
       }),
     );
   return program;

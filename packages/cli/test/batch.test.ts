@@ -271,4 +271,24 @@ describe('batch mode', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('bad.jsonl:1 has no question');
   });
+
+  it('numbers a CSV question by the line it starts on, and says when the question file is missing', async () => {
+    const { dir, env } = await setUp();
+    const search = (file: string) =>
+      runInProcess(
+        ['qna', 'search', supportKb, '--batch', join(dir, file), '--out', join(dir, 'out.jsonl')],
+        env,
+      );
+    // The first record spans lines 2 and 3, so the record without a question starts on line 4.
+    writeFileSync(join(dir, 'multi.csv'), 'id,question\nm1,"How long do I have\nto return an item?"\nm2,\n');
+    const multi = await search('multi.csv');
+    expect([multi.code, multi.stderr]).toEqual([2, expect.stringContaining('multi.csv:4 has no question')]);
+    for (const name of ['absent.csv', 'absent.jsonl', 'absent.txt']) {
+      const missing = await search(name);
+      expect([missing.code, missing.stderr]).toEqual([
+        2,
+        expect.stringContaining(`No question file ${join(dir, name)}.`),
+      ]);
+    }
+  });
 });

@@ -105,6 +105,9 @@ describe('dataworkz completion', () => {
       '--context',
       '--continue',
     ]);
+    // The emulator's flags are its own command line's.
+    expect(complete('dataworkz emulator --jwt')).toBe('--jwt-secret');
+    expect(complete('dataworkz emulator --max-text')).toBe('--max-text-length');
   });
 
   it('prints zsh and fish scripts, refused for another shell', async () => {

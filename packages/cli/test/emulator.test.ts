@@ -1,8 +1,12 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bin, freshConfigDir } from './support/run-cli.js';
+
+const emulatorBin = fileURLToPath(new URL('../../emulator/bin/dataworkz-emulator.js', import.meta.url));
+
 import { runInProcess } from './support/run-in-process.js';
 
 const children: ChildProcess[] = [];
@@ -83,5 +87,36 @@ describe('dataworkz emulator', () => {
     const keyOf = (lines: string[]) => lines.find((line) => line.startsWith('export DATAWORKZ_API_KEY='));
     expect(keyOf(one.lines)).toMatch(/^export DATAWORKZ_API_KEY=dwz_/);
     expect(keyOf(one.lines)).not.toBe(keyOf(two.lines));
+  });
+
+  it("takes the emulator's own flags, with its defaults and help", async () => {
+    const cli = await runInProcess(['emulator', '--help'], {});
+    const own = await promisify(execFile)(process.execPath, [emulatorBin, '--help']);
+    expect(cli.code).toBe(0);
+    expect(cli.stdout).toBe(own.stdout.replace('Usage: dataworkz-emulator', 'Usage: dataworkz emulator'));
+    expect(cli.stdout).toContain('--port <n>');
+    expect(cli.stdout).toContain('default 8787');
+    for (const flag of ['--jwt-secret', '--fault', '--cors', '--max-text-length'])
+      expect(cli.stdout).toContain(flag);
+
+    const wrong = await runInProcess(['emulator', '--port', '99999'], {});
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(
+      /^dataworkz emulator: --port must be an integer from 0 to 65535, not '99999'\n\nUsage: dataworkz emulator/,
+    );
+
+    // A flag only the emulator's own command line had: a fault rule in force from the start.
+    const faulty = await start([
+      '--port',
+      '0',
+      '--fault',
+      '{"route":"listQnaSystems","status":503,"times":100}',
+    ]);
+    const env = { ...(await shellEnvironment(faulty.lines)), DATAWORKZ_CONFIG_DIR: freshConfigDir() };
+    const list = await runInProcess(['qna', 'list'], env);
+    expect(list.code).not.toBe(0);
+    expect(list.stderr).toContain('503');
+    faulty.child.kill('SIGINT');
+    expect(await faulty.exited).toBe(0);
   });
 });

@@ -1,8 +1,8 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { dataFolder } from '../../emulator/test/support/data-folder.js';
 import { cliEnv, freshConfigDir, runCli } from './support/run-cli.js';
 import { runInProcess } from './support/run-in-process.js';
 
@@ -124,25 +124,18 @@ describe('agents --llm', () => {
 });
 
 describe('an LLM name two configurations share', () => {
-  let dir: string;
+  let folder: Awaited<ReturnType<typeof dataFolder>>;
   let twins: Emulator;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'dw-cli-llms-'));
-    await writeFile(join(dir, 'notes.md'), 'Backups run nightly at 02:00.\n');
-    await writeFile(
-      join(dir, 'dataworkz.json'),
-      JSON.stringify({
-        systems: [
-          { name: 'Runbooks', systemId: 'runbooks-1', llms: { 'llm-a': 'gpt-4o', 'llm-b': 'GPT-4o' } },
-        ],
-      }),
-    );
-    twins = await startEmulator({ port: 0, data: dir, embed: false });
+    folder = await dataFolder([
+      { name: 'Runbooks', systemId: 'runbooks-1', llms: { 'llm-a': 'gpt-4o', 'llm-b': 'GPT-4o' } },
+    ]);
+    twins = await startEmulator({ port: 0, data: folder.dir, embed: false });
   });
   afterAll(async () => {
     await twins.close();
-    await rm(dir, { recursive: true, force: true });
+    await folder.remove();
   });
 
   it('is refused with the usage exit code, each listed with its id; the id picks one', async () => {

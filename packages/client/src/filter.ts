@@ -3,8 +3,12 @@ import { InvalidParameterError } from './core/errors.js';
 /** A value a filter can compare with: strings are single-quoted, numbers and booleans written as is. */
 export type FilterValue = string | number | boolean;
 
+/** Structured filters: each metadata field with the values it may take (see `filterOfFields`). */
+export type FilterFields = { [field: string]: readonly FilterValue[] };
+
 // Field names are written bare, so only plain identifiers (optionally dotted) are accepted.
-const FIELD = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+export const FIELD = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+export const FIELD_RULE = 'A filter field must be an identifier such as version or meta.year.';
 
 /** A filter expression built from checked parts; `toString()` gives the text the service reads. */
 export class FilterExpression {
@@ -76,10 +80,17 @@ function literal(value: FilterValue): string {
 
 function checkField(field: string): string {
   if (typeof field !== 'string' || !FIELD.test(field)) {
-    throw new InvalidParameterError(
-      'filter',
-      'A filter field must be an identifier such as version or meta.year.',
-    );
+    throw new InvalidParameterError('filter', FIELD_RULE);
   }
   return field;
+}
+
+/**
+ * The expression structured filters stand for: each field one of its values (`a in (...) and b in
+ * (...)`), built with `filter` so no value can change its structure; undefined for no fields.
+ */
+export function filterOfFields(fields: FilterFields | undefined): FilterExpression | undefined {
+  const entries = Object.entries(fields ?? {});
+  if (entries.length === 0) return undefined;
+  return filter.and(...entries.map(([field, values]) => filter.in(field, values)));
 }

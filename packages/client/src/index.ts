@@ -34,6 +34,7 @@ export {
   type NamedEntry,
   type NamedKind,
   type NamedScope,
+  NoAnsweringLlmError,
   type ResolveOptions,
   UnknownNameError,
 } from './core/names.js';
@@ -41,9 +42,18 @@ export { serializePath, serializeQuery } from './core/params.js';
 export type { Fetch, RequestOptions, RetryEvent } from './core/request-options.js';
 export type { TokenProvider } from './core/token-provider.js';
 export { type DocumentSource, documentIdOf } from './document-id.js';
-export { FilterExpression, type FilterValue, filter } from './filter.js';
+export {
+  FilterExpression,
+  type FilterFields,
+  type FilterValue,
+  filter,
+  filterOfFields,
+} from './filter.js';
+export { type FiltersSchemaZod, filtersSchema } from './filter-schema.js';
 export type { components, operations, paths } from './generated/schema.js';
+export { type Passage, passageOf } from './passage.js';
 export { type Properties, parseProperties, serializeProperties } from './properties.js';
+export { resolveOnce } from './resolve-once.js';
 export type { Agents, CardOptions, RespondParams } from './resources/agents.js';
 export type { AnswerParams, DocumentParams, Qna, SearchParams } from './resources/qna.js';
 export type { APIResource } from './resources/resource.js';

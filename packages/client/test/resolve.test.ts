@@ -1,6 +1,3 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   AmbiguousNameError,
   Dataworkz,
@@ -11,6 +8,7 @@ import {
 } from '@dataworkz/client';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { twinNamesFolder } from '../../emulator/test/support/data-folder.js';
 
 const { supportKb, productDocs } = seed.systems;
 const { orderStatus, productAdvisor } = seed.agents;
@@ -184,38 +182,27 @@ describe('LLMs by name', () => {
 });
 
 describe('names two entries share, as a data folder defines them', () => {
-  let dir: string;
+  let folder: Awaited<ReturnType<typeof twinNamesFolder>>;
   let twins: Emulator;
   let tw: Dataworkz;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'dw-names-'));
-    await writeFile(join(dir, 'notes.md'), 'Backups run nightly at 02:00.\n');
-    const llms = { 'llm-a': 'gpt-4o', 'llm-b': 'GPT-4o', 'llm-c': 'mistral-large' };
-    await writeFile(
-      join(dir, 'dataworkz.json'),
-      JSON.stringify({
-        systems: [
-          { name: 'Runbooks', systemId: 'runbooks-1', llms },
-          { name: 'runbooks', systemId: 'runbooks-2' },
-        ],
-      }),
-    );
-    twins = await startEmulator({ port: 0, data: dir, embed: false });
+    folder = await twinNamesFolder({ 'llm-a': 'gpt-4o', 'llm-b': 'GPT-4o', 'llm-c': 'mistral-large' });
+    twins = await startEmulator({ port: 0, data: folder.dir, embed: false });
     tw = new Dataworkz({ baseUrl: twins.url, apiKey: twins.apiKey, logLevel: 'off' });
   });
   afterAll(async () => {
     await twins.close();
-    await rm(dir, { recursive: true, force: true });
+    await folder.remove();
   });
 
   it('rejects a system name two systems share, listing each with its id; the id picks one', async () => {
     const error = await tw.qna.resolve('RUNBOOKS').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AmbiguousNameError);
     expect((error as Error).message).toBe(
-      '"RUNBOOKS" names 2 QnA systems: "Runbooks" (id runbooks-1), "runbooks" (id runbooks-2). Give the id instead.',
+      '"RUNBOOKS" names 2 QnA systems: "Runbooks" (id runbooks-1), "RUNBOOKS" (id runbooks-2). Give the id instead.',
     );
-    expect(await tw.qna.resolve('runbooks-2')).toEqual({ systemId: 'runbooks-2', name: 'runbooks' });
+    expect(await tw.qna.resolve('runbooks-2')).toEqual({ systemId: 'runbooks-2', name: 'RUNBOOKS' });
   });
 
   it('rejects an LLM name two configurations share, listing each with its id', async () => {

@@ -21,7 +21,7 @@ await build({
   jsxImportSource: 'preact',
   legalComments: 'none',
   // Source packages of the workspace (@dataworkz/context-values) are taken from their sources.
-  conditions: ['source'],
+  conditions: ['@dataworkz/source'],
   logLevel: 'warning',
 });
 await copyFile(`${root}console/index.html`, `${out}/index.html`);

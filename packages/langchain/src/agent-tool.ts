@@ -1,9 +1,8 @@
-import { type StreamAgentOptions, streamAgent, type TaskUpdate } from '@dataworkz/a2a';
-import type { Dataworkz } from '@dataworkz/client';
+import { askAgent, type StreamAgentOptions, type TaskUpdate } from '@dataworkz/a2a';
+import { type Dataworkz, resolveOnce } from '@dataworkz/client';
 import { dispatchCustomEvent } from '@langchain/core/callbacks/dispatch';
 import { tool } from '@langchain/core/tools';
 import { z } from 'zod';
-import { once } from './once.js';
 
 /** The name of the custom callback event each task update of an agent run is reported as. */
 export const TASK_UPDATE_EVENT = 'dataworkz_task_update';
@@ -78,46 +77,33 @@ export function dataworkzAgentTool(client: Dataworkz, options: AgentToolOptions)
     throw new TypeError('dataworkzAgentTool needs { agentId }: the agent it calls.');
   }
   const { agentId: given } = options;
-  const agentIdOf = once(async () => (await client.agents.resolve(given)).agentId);
+  const agentIdOf = resolveOnce(async () => (await client.agents.resolve(given)).agentId);
   return tool(
     async ({ text, contextValues, contextId, taskId }, config): Promise<[string, AgentArtifact]> => {
       const agentId = await agentIdOf();
       const values = { ...contextValues, ...options.contextValues };
-      const run = streamAgent(client, agentId, {
+      const answer = await askAgent(client, agentId, {
         text,
         contextValues: Object.keys(values).length > 0 ? values : undefined,
         contextId,
         taskId,
         signal: config?.signal,
+        onStep: async (event, step) => {
+          const data: TaskUpdateEventData = {
+            agentId,
+            taskId: event.taskId,
+            contextId: event.contextId,
+            step,
+            update: event.data,
+          };
+          await dispatchCustomEvent(TASK_UPDATE_EVENT, data, config);
+        },
       });
-      let steps = 0;
-      for await (const event of run) {
-        if (event.type !== 'task-update') continue;
-        steps += 1;
-        const data: TaskUpdateEventData = {
-          agentId,
-          taskId: event.taskId,
-          contextId: event.contextId,
-          step: steps,
-          update: event.data,
-        };
-        await dispatchCustomEvent(TASK_UPDATE_EVENT, data, config);
-      }
-      const final = await run.finalAnswer();
-      const inputRequired = final.state === 'input-required';
-      const artifact: AgentArtifact = {
-        agentId,
-        state: final.state,
-        answer: final.answer,
-        inputRequired,
-        taskId: final.taskId,
-        contextId: final.contextId,
-        steps,
-      };
-      const content = inputRequired
-        ? `The agent needs more before it can answer: ${final.answer}\nAsk the user, then call this tool again with ` +
-          `their reply as text, taskId "${final.taskId}" and contextId "${final.contextId}".`
-        : final.answer;
+      const artifact: AgentArtifact = { ...answer, taskId: answer.taskId, contextId: answer.contextId };
+      const content = answer.inputRequired
+        ? `The agent needs more before it can answer: ${answer.answer}\nAsk the user, then call this tool again with ` +
+          `their reply as text, taskId "${answer.taskId}" and contextId "${answer.contextId}".`
+        : answer.answer;
       return [content, artifact];
     },
     {

@@ -1,9 +1,7 @@
-import type { Dataworkz, FilterExpression, Properties } from '@dataworkz/client';
+import { type Dataworkz, type FilterExpression, type Properties, resolveOnce } from '@dataworkz/client';
 import { Document } from '@langchain/core/documents';
 import { BaseRetriever, type BaseRetrieverInput } from '@langchain/core/retrievers';
 import { type AnswerMetadata, type PassageMetadata, toPassageDocument } from './documents.js';
-import { answeringLlm } from './llm-choice.js';
-import { once } from './once.js';
 
 /** Which system answers, and with which LLM configuration. */
 export interface DataworkzAnswerRetrieverInput extends BaseRetrieverInput {
@@ -53,9 +51,12 @@ export class DataworkzAnswerRetriever extends BaseRetriever<PassageMetadata | An
     this.properties = fields.properties;
     const { client, systemId } = this;
     const { llmProviderId: llm } = fields;
-    this.#resolved = once(async () => {
+    this.#resolved = resolveOnce(async () => {
       const resolved = (await client.qna.resolve(systemId)).systemId;
-      return { systemId: resolved, llmProviderId: await answeringLlm(client, resolved, llm) };
+      return {
+        systemId: resolved,
+        llmProviderId: (await client.qna.answeringLlm(resolved, llm)).llmProviderId,
+      };
     });
   }
 

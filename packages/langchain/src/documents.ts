@@ -1,23 +1,13 @@
-import { documentIdOf, type SearchResultItem, type WithUnknownFields } from '@dataworkz/client';
+import { type Passage, passageOf, type SearchResultItem } from '@dataworkz/client';
 import { Document } from '@langchain/core/documents';
 
-/** What a retrieved passage's `metadata` holds. */
-export interface PassageMetadata {
+/**
+ * What a retrieved passage's `metadata` holds: the client's `Passage` but its text (the document's
+ * `pageContent`), and the system it came from. The passage's own metadata is under `metadata`.
+ */
+export interface PassageMetadata extends Omit<Passage, 'text'> {
   /** The QnA system it was retrieved from. */
   systemId: string;
-  /** Where the passage came from (collection, dataset, column). */
-  source: string;
-  /** Kind of document: pdf, word, text, link, ... */
-  type?: string;
-  /** The service's link to the document. */
-  link: string;
-  /** The document's id, for `dw.qna.document()`. */
-  documentId?: string;
-  /** Similarity to the query, as the service scored it. */
-  score?: number;
-  title?: string;
-  /** The metadata the system keeps for the passage (the fields filters match on). */
-  fields?: { [key: string]: unknown };
   /** Always false: the generated answer of `DataworkzAnswerRetriever` is the only document with `answer: true`. */
   answer: false;
 }
@@ -35,21 +25,10 @@ export interface AnswerMetadata {
 
 /** A search result item as a LangChain document: the passage as `pageContent`. */
 export function toPassageDocument(item: SearchResultItem, systemId: string): Document<PassageMetadata> {
-  const documentId = documentIdOf(item);
-  const title = (item as WithUnknownFields<SearchResultItem>).title;
+  const { text, ...passage } = passageOf(item);
   return new Document<PassageMetadata>({
-    pageContent: item.data ?? item.contents ?? '',
-    metadata: {
-      systemId,
-      source: item.source,
-      ...(item.type !== undefined ? { type: item.type } : {}),
-      link: item.link,
-      ...(documentId !== undefined ? { documentId } : {}),
-      ...(item.similarityScore !== undefined ? { score: item.similarityScore } : {}),
-      ...(typeof title === 'string' ? { title } : {}),
-      ...(item.metadata !== undefined ? { fields: item.metadata } : {}),
-      answer: false,
-    },
+    pageContent: text,
+    metadata: { systemId, ...passage, answer: false },
   });
 }
 

@@ -1,10 +1,8 @@
-import type { Dataworkz, FilterExpression } from '@dataworkz/client';
+import { type Dataworkz, type FilterExpression, resolveOnce } from '@dataworkz/client';
 import type { Document } from '@langchain/core/documents';
 import { tool } from '@langchain/core/tools';
 import { z } from 'zod';
 import { type PassageMetadata, toPassageDocument } from './documents.js';
-import { answeringLlm } from './llm-choice.js';
-import { once } from './once.js';
 import { passagesText } from './passages-text.js';
 
 /** One QnA system as a tool; the model only writes the query or question. */
@@ -56,7 +54,7 @@ export function dataworkzSearchTool(client: Dataworkz, options: SearchToolOption
   checkSystem(options, 'dataworkzSearchTool');
   const { systemId: given, filter } = options;
   const maxResults = options.maxResults ?? 5;
-  const systemIdOf = once(async () => (await client.qna.resolve(given)).systemId);
+  const systemIdOf = resolveOnce(async () => (await client.qna.resolve(given)).systemId);
   return tool(
     async ({ query }, config): Promise<[string, Document<PassageMetadata>[]]> => {
       const systemId = await systemIdOf();
@@ -84,9 +82,12 @@ export function dataworkzSearchTool(client: Dataworkz, options: SearchToolOption
 export function dataworkzAnswerTool(client: Dataworkz, options: AnswerToolOptions) {
   checkSystem(options, 'dataworkzAnswerTool');
   const { systemId: given, filter } = options;
-  const resolved = once(async () => {
+  const resolved = resolveOnce(async () => {
     const systemId = (await client.qna.resolve(given)).systemId;
-    return { systemId, llmProviderId: await answeringLlm(client, systemId, options.llmProviderId) };
+    return {
+      systemId,
+      llmProviderId: (await client.qna.answeringLlm(systemId, options.llmProviderId)).llmProviderId,
+    };
   });
   return tool(
     async ({ question }, config): Promise<[string, AnswerArtifact]> => {

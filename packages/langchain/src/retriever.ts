@@ -1,8 +1,7 @@
-import type { Dataworkz, FilterExpression, Properties } from '@dataworkz/client';
+import { type Dataworkz, type FilterExpression, type Properties, resolveOnce } from '@dataworkz/client';
 import type { Document } from '@langchain/core/documents';
 import { BaseRetriever, type BaseRetrieverInput } from '@langchain/core/retrievers';
 import { type PassageMetadata, toPassageDocument } from './documents.js';
-import { once } from './once.js';
 
 /** Where and how a Dataworkz retriever searches. */
 export interface DataworkzRetrieverInput extends BaseRetrieverInput {
@@ -53,7 +52,7 @@ export class DataworkzRetriever extends BaseRetriever<PassageMetadata> {
     this.maxResults = fields.maxResults;
     this.properties = fields.properties;
     const { client, systemId } = this;
-    this.#systemId = once(async () => (await client.qna.resolve(systemId)).systemId);
+    this.#systemId = resolveOnce(async () => (await client.qna.resolve(systemId)).systemId);
   }
 
   override async _getRelevantDocuments(query: string): Promise<Document<PassageMetadata>[]> {

@@ -1,6 +1,3 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { AmbiguousNameError, Dataworkz, UnknownNameError } from '@dataworkz/client';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import {
@@ -15,6 +12,7 @@ import {
 } from '@dataworkz/langchain';
 import type { ToolMessage } from '@langchain/core/messages';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { twinNamesFolder } from '../../emulator/test/support/data-folder.js';
 
 // Systems, agents and LLMs given by id or by exact name (any case), each resolved once, on first use.
 const apiKey = 'langchain-names-key';
@@ -23,27 +21,17 @@ const { orderStatus } = seed.agents;
 const { accountDefault, supportKbSystem } = seed.llms;
 let emu: Emulator;
 let dw: Dataworkz;
-let dir: string;
+let twins: Awaited<ReturnType<typeof twinNamesFolder>>;
 
 beforeAll(async () => {
-  // A data folder adds two systems that share a name.
-  dir = await mkdtemp(join(tmpdir(), 'dw-langchain-names-'));
-  await writeFile(join(dir, 'notes.md'), 'Backups run nightly at 02:00.\n');
-  await writeFile(
-    join(dir, 'dataworkz.json'),
-    JSON.stringify({
-      systems: [
-        { name: 'Runbooks', systemId: 'runbooks-1' },
-        { name: 'runbooks', systemId: 'runbooks-2' },
-      ],
-    }),
-  );
-  emu = await startEmulator({ port: 0, apiKeys: [apiKey], data: dir });
+  // A data folder adds two systems that share a name, beside the seeded ones.
+  twins = await twinNamesFolder();
+  emu = await startEmulator({ port: 0, apiKeys: [apiKey], data: twins.dir });
   dw = new Dataworkz({ baseUrl: emu.url, apiKey, logLevel: 'off' });
 });
 afterAll(async () => {
   await emu.close();
-  await rm(dir, { recursive: true, force: true });
+  await twins.remove();
 });
 afterEach(() => emu.clearRequests());
 
@@ -80,7 +68,7 @@ describe('DataworkzRetriever', () => {
     const ambiguous = await shared.invoke('backups').catch((e: unknown) => e);
     expect(ambiguous).toBeInstanceOf(AmbiguousNameError);
     expect((ambiguous as Error).message).toBe(
-      '"RUNBOOKS" names 2 QnA systems: "Runbooks" (id runbooks-1), "runbooks" (id runbooks-2). Give the id instead.',
+      '"RUNBOOKS" names 2 QnA systems: "Runbooks" (id runbooks-1), "RUNBOOKS" (id runbooks-2). Give the id instead.',
     );
     expect(paths().filter((p) => p.endsWith('/search'))).toEqual([]);
   });

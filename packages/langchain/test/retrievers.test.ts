@@ -69,7 +69,7 @@ describe('DataworkzRetriever', () => {
       answer: false,
     });
     expect(first?.metadata.documentId).toMatch(/\S/);
-    expect(first?.metadata.fields).toMatchObject({ topic: expect.any(String) });
+    expect(first?.metadata.metadata).toMatchObject({ topic: expect.any(String) });
   });
 
   it('applies a filter built with the client: only matching passages come back', async () => {
@@ -80,7 +80,7 @@ describe('DataworkzRetriever', () => {
     });
     const documents = await retriever.invoke('how long is it covered');
     expect(documents.length).toBeGreaterThan(0);
-    for (const document of documents) expect(document.metadata.fields?.topic).toBe('warranty');
+    for (const document of documents) expect(document.metadata.metadata?.topic).toBe('warranty');
     const sent = emu.requests.at(-1);
     expect(sent?.path).toBe(`/api/qna/v1/systems/${supportKb}/search`);
     expect(decodeURIComponent(sent?.query ?? '')).toContain('warranty');

@@ -1,4 +1,4 @@
-import type { Dataworkz, RequestOptions } from '@dataworkz/client';
+import { type Dataworkz, type RequestOptions, resolveOnce } from '@dataworkz/client';
 
 /**
  * Which QnA systems and agents the server exposes: all of the account's, or only those listed, each
@@ -54,14 +54,7 @@ export async function resolveExposure(
 
 /** The exposure's ids, resolved on first use and kept (a failed resolution is not, so the next use tries again). */
 export function lazyExposure(dw: Dataworkz, exposure: Exposure): () => Promise<ExposedIds> {
-  let ids: Promise<ExposedIds> | undefined;
-  return () => {
-    ids ??= resolveExposure(dw, exposure).catch((error: unknown) => {
-      ids = undefined;
-      throw error;
-    });
-    return ids;
-  };
+  return resolveOnce(() => resolveExposure(dw, exposure));
 }
 
 /** Thrown when a document resource names a system the server does not expose. */

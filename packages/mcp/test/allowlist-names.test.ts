@@ -1,13 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { AmbiguousNameError, Dataworkz, UnknownNameError } from '@dataworkz/client';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { resolveExposure } from '@dataworkz/mcp';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { twinNamesFolder } from '../../emulator/test/support/data-folder.js';
 import { BIN, type Connection, connectHttp, connectStdio } from './support/connect.js';
 
 // Allowlists (--systems, --agents and the server's options) and LLM arguments take names as well as ids.
@@ -17,26 +15,16 @@ const { supportKb, productDocs } = seed.systems;
 const { orderStatus, productAdvisor } = seed.agents;
 const { accountAlternate, supportKbSystem } = seed.llms;
 let emu: Emulator;
-let dir: string;
+let twins: Awaited<ReturnType<typeof twinNamesFolder>>;
 
 beforeAll(async () => {
   // A data folder adds two systems that share a name, beside the seeded ones.
-  dir = await mkdtemp(join(tmpdir(), 'dw-mcp-names-'));
-  await writeFile(join(dir, 'notes.md'), 'Backups run nightly at 02:00.\n');
-  await writeFile(
-    join(dir, 'dataworkz.json'),
-    JSON.stringify({
-      systems: [
-        { name: 'Runbooks', systemId: 'runbooks-1' },
-        { name: 'RUNBOOKS', systemId: 'runbooks-2' },
-      ],
-    }),
-  );
-  emu = await startEmulator({ port: 0, apiKeys: [apiKey], data: dir, embed: false });
+  twins = await twinNamesFolder();
+  emu = await startEmulator({ port: 0, apiKeys: [apiKey], data: twins.dir, embed: false });
 });
 afterAll(async () => {
   await emu.close();
-  await rm(dir, { recursive: true, force: true });
+  await twins.remove();
 });
 afterEach(() => emu.clearRequests());
 

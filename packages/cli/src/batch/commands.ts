@@ -1,14 +1,6 @@
-import type { SearchResultItem } from '@dataworkz/client';
-import { retryAfterMs } from '@dataworkz/client';
+import { passageOf, retryAfterMs } from '@dataworkz/client';
 import { agentLlmOf } from '../commands/agent-turn.js';
-import {
-  answeringLlm,
-  answerQuestion,
-  llmOf,
-  type RetrievalOptions,
-  retrievalOf,
-  searchSystem,
-} from '../commands/qna.js';
+import { answerQuestion, llmOf, type RetrievalOptions, retrievalOf, searchSystem } from '../commands/qna.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../exit-codes.js';
 import { keyValues } from '../key-values.js';
@@ -27,13 +19,6 @@ async function batchClient(ctx: Context, options: BatchOptions) {
   return { dw, limit };
 }
 
-const passage = (item: SearchResultItem) => ({
-  text: item.data ?? item.contents ?? '',
-  source: item.source,
-  link: item.link,
-  ...(item.similarityScore !== undefined ? { score: item.similarityScore } : {}),
-});
-
 export async function answerBatch(
   ctx: Context,
   system: string,
@@ -43,10 +28,10 @@ export async function answerBatch(
   const { systemId } = await dw.qna.resolve(system);
   const retrieval = await retrievalOf(options);
   // Chosen once for the whole batch: every answer comes from the same LLM.
-  const llm = await answeringLlm(dw, systemId, options.llm);
+  const llm = (await dw.qna.answeringLlm(systemId, options.llm)).llmProviderId;
   return runBatch(ctx.out, options, limit, async (question, call) => {
     const result = await answerQuestion(dw, systemId, question.text, { ...retrieval, llm }, call);
-    return { answer: result.answer.trim(), contexts: result.context.map(passage), llmProviderId: llm };
+    return { answer: result.answer.trim(), contexts: result.context.map(passageOf), llmProviderId: llm };
   });
 }
 
@@ -60,7 +45,7 @@ export async function searchBatch(
   const retrieval = await llmOf(dw, systemId, await retrievalOf(options));
   return runBatch(ctx.out, options, limit, async (question, call) => {
     const result = await searchSystem(dw, systemId, question.text, retrieval, call);
-    return { results: result.searchResultsList.map(passage) };
+    return { results: result.searchResultsList.map(passageOf) };
   });
 }
 

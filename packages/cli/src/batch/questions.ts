@@ -1,9 +1,5 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { extname } from 'node:path';
-import { createInterface } from 'node:readline';
-import { parse } from 'csv-parse';
 import { UsageError } from '../exit-codes.js';
+import { idOf, readRecords, recordFormatOf } from '../questions/records.js';
 
 /** One question of a batch: its id (given, or made from its line and text) and its text. */
 export interface Question {
@@ -13,21 +9,7 @@ export interface Question {
   line: number;
 }
 
-type Format = 'jsonl' | 'csv' | 'lines';
-
 const textFields = ['question', 'text', 'query', 'questionText'] as const;
-
-function formatOf(file: string): Format {
-  const extension = extname(file).toLowerCase();
-  if (extension === '.jsonl' || extension === '.ndjson') return 'jsonl';
-  if (extension === '.csv') return 'csv';
-  return 'lines';
-}
-
-/** An id for a question that has none: stable while its line and text stay the same. */
-function madeId(line: number, text: string): string {
-  return `line-${line}-${createHash('sha1').update(text).digest('hex').slice(0, 8)}`;
-}
 
 function fromRecord(record: Record<string, unknown>, line: number, file: string): Question {
   const field = textFields.find((name) => typeof record[name] === 'string' && record[name] !== '');
@@ -35,14 +17,7 @@ function fromRecord(record: Record<string, unknown>, line: number, file: string)
     throw new UsageError(`${file}:${line} has no question: give one of the fields ${textFields.join(', ')}.`);
   }
   const text = String(record[field]);
-  const given = record.id;
-  const id =
-    typeof given === 'string' && given !== ''
-      ? given
-      : typeof given === 'number'
-        ? String(given)
-        : madeId(line, text);
-  return { id, text, line };
+  return { id: idOf(record.id, line, text), text, line };
 }
 
 /**
@@ -51,38 +26,15 @@ function fromRecord(record: Record<string, unknown>, line: number, file: string)
  * read as a stream: a file of any length holds only the line at hand in memory. Blank lines are skipped.
  */
 export async function* readQuestions(file: string): AsyncGenerator<Question> {
-  const format = formatOf(file);
-  if (format === 'csv') {
-    const records = createReadStream(file).pipe(
-      parse({ columns: true, skip_empty_lines: true, trim: true, bom: true }),
-    );
-    let line = 1; // the header
-    for await (const record of records as AsyncIterable<Record<string, unknown>>) {
-      line += 1;
+  const records = readRecords(file, recordFormatOf(file) ?? 'lines', { trim: true });
+  try {
+    for await (const { line, record, invalid } of records) {
+      if (invalid !== undefined) throw new UsageError(`${file}:${line}: ${invalid}.`);
       yield fromRecord(record, line, file);
     }
-    return;
-  }
-  const lines = createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
-  let line = 0;
-  for await (const raw of lines) {
-    line += 1;
-    const text = raw.trim();
-    if (text === '') continue;
-    if (format === 'lines') {
-      yield { id: madeId(line, text), text, line };
-      continue;
-    }
-    let record: unknown;
-    try {
-      record = JSON.parse(text);
-    } catch {
-      throw new UsageError(`${file}:${line} is not a JSON object.`);
-    }
-    if (typeof record !== 'object' || record === null || Array.isArray(record)) {
-      throw new UsageError(`${file}:${line} is not a JSON object.`);
-    }
-    yield fromRecord(record as Record<string, unknown>, line, file);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') throw new UsageError(`No question file ${file}.`);
+    throw error;
   }
 }
 

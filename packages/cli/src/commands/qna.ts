@@ -178,18 +178,6 @@ export async function search(
   printPassages(ctx.out, systemId, items);
 }
 
-/** The LLM to answer with: the one given (by id or model name), else the first the system lists. */
-export async function answeringLlm(
-  dw: Dataworkz,
-  systemId: string,
-  given: string | undefined,
-): Promise<string> {
-  if (given !== undefined) return (await dw.qna.resolveLlm(systemId, given)).llmProviderId;
-  const [first] = Object.keys(await dw.qna.llmProviders(systemId));
-  if (first === undefined) throw new UsageError(`QnA system ${systemId} lists no LLM; pass --llm.`);
-  return first;
-}
-
 export async function answer(
   ctx: Context,
   system: string,
@@ -199,7 +187,7 @@ export async function answer(
   const dw = await ctx.client();
   const { systemId } = await dw.qna.resolve(system);
   const resolved = await retrievalOf(options);
-  const llm = await answeringLlm(dw, systemId, options.llm);
+  const llm = (await dw.qna.answeringLlm(systemId, options.llm)).llmProviderId;
   const result = await answerQuestion(dw, systemId, question, { ...resolved, llm });
   if (ctx.out.json) return ctx.out.printJson(result);
   // Answers arrive with the service's leading blank lines; a person reads the text.

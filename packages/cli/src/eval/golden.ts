@@ -1,10 +1,5 @@
-import { createHash } from 'node:crypto';
-import { once } from 'node:events';
-import { createReadStream } from 'node:fs';
-import { extname } from 'node:path';
-import { createInterface } from 'node:readline';
-import { parse } from 'csv-parse';
 import { UsageError } from '../exit-codes.js';
+import { idOf, readRecords, recordFormatOf } from '../questions/records.js';
 import { ListLiteralError, parsePythonList } from './python-list.js';
 
 /**
@@ -47,9 +42,6 @@ export interface ReadGoldenOptions {
   onMalformed?: ((error: GoldenFileError) => void) | undefined;
 }
 
-const madeId = (line: number, text: string) =>
-  `line-${line}-${createHash('sha1').update(text).digest('hex').slice(0, 8)}`;
-
 function passages(value: unknown, field: string): string[] {
   if (Array.isArray(value)) {
     if (!value.every((item) => typeof item === 'string')) throw new Error(`${field} must hold strings only`);
@@ -87,84 +79,23 @@ function rowOf(record: Record<string, unknown>, line: number): GoldenRow {
     gtAnswerRaw = typeof answer === 'string' ? answer : JSON.stringify(answer);
     gtAnswer = gtContext.join('\n');
   }
-  const given = record.query_id ?? record.id;
-  const id =
-    typeof given === 'string' && given !== ''
-      ? given
-      : typeof given === 'number'
-        ? String(given)
-        : madeId(line, question);
+  const id = idOf(record.query_id ?? record.id, line, question);
   const source = typeof record.source === 'string' && record.source !== '' ? record.source : 'golden';
   return { id, question, gtAnswer, gtAnswerRaw, gtContext, source, line };
 }
 
-async function* csvRecords(file: string): AsyncGenerator<{ record: Record<string, unknown>; line: number }> {
-  const input = createReadStream(file);
-  const parser = parse({
-    columns: true,
-    bom: true,
-    skip_empty_lines: true,
-    relax_column_count: true,
-    info: true,
-  });
-  // A pipe does not pass on a read error (a missing file): the parser is failed with it.
-  input.on('error', (error) => parser.destroy(error));
-  input.pipe(parser);
-  // The header ends on line 1 unless it spans more; each record starts after the previous one ends.
-  let next = 2;
-  for await (const { record, info } of parser as AsyncIterable<{
-    record: Record<string, unknown>;
-    info: { lines: number; invalid_field_length: number };
-  }>) {
-    const line = next;
-    next = info.lines + 1;
-    if (info.invalid_field_length > 0) {
-      yield { record: { __invalid: 'a different number of fields from the header' }, line };
-      continue;
-    }
-    yield { record, line };
-  }
-}
-
-async function* jsonlRecords(
-  file: string,
-): AsyncGenerator<{ record: Record<string, unknown>; line: number }> {
-  const input = createReadStream(file);
-  // Opened before reading, so a missing file rejects here rather than as an unhandled stream error.
-  await once(input, 'open');
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-  let line = 0;
-  for await (const raw of lines) {
-    line += 1;
-    if (raw.trim() === '') continue;
-    let record: unknown;
-    try {
-      record = JSON.parse(raw);
-    } catch {
-      record = undefined;
-    }
-    if (typeof record !== 'object' || record === null || Array.isArray(record)) {
-      yield { record: { __invalid: 'not a JSON object' }, line };
-      continue;
-    }
-    yield { record: record as Record<string, unknown>, line };
-  }
-}
-
 /** The golden rows of a `.csv`, `.jsonl` or `.ndjson` file; the file is never held whole. */
 export async function* readGolden(file: string, options: ReadGoldenOptions = {}): AsyncGenerator<GoldenRow> {
-  const extension = extname(file).toLowerCase();
-  if (extension !== '.csv' && extension !== '.jsonl' && extension !== '.ndjson') {
-    throw new UsageError(`${file}: a golden set is a .csv or .jsonl file.`);
-  }
-  const records = extension === '.csv' ? csvRecords(file) : jsonlRecords(file);
+  const format = recordFormatOf(file);
+  if (format === undefined) throw new UsageError(`${file}: a golden set is a .csv or .jsonl file.`);
+  const records = readRecords(file, format);
   let rows = 0;
   try {
-    for await (const { record, line } of records) {
+    for await (const { record, line, invalid } of records) {
       if (options.limit !== undefined && rows >= options.limit) return;
       let row: GoldenRow;
       try {
-        if (typeof record.__invalid === 'string') throw new Error(record.__invalid);
+        if (invalid !== undefined) throw new Error(invalid);
         row = rowOf(record, line);
       } catch (error) {
         const malformed = new GoldenFileError(file, line, (error as Error).message);

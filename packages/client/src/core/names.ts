@@ -90,6 +90,18 @@ export class AmbiguousNameError extends DataworkzError {
   }
 }
 
+/** No LLM was named and the QnA system lists none, so there is nothing to answer with. */
+export class NoAnsweringLlmError extends DataworkzError {
+  override name = 'NoAnsweringLlmError';
+  /** The QnA system that lists no LLM. */
+  readonly systemId: string;
+
+  constructor(systemId: string) {
+    super(`QnA system ${systemId} has no LLM configuration to answer with.`);
+    this.systemId = systemId;
+  }
+}
+
 // Written out rather than a dependency: the client stays at one runtime dependency for browser bundles.
 /** Levenshtein distance (insertions, deletions, substitutions), one row at a time. */
 function editDistance(a: string, b: string): number {

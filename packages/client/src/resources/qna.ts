@@ -3,6 +3,7 @@ import type { APIPromise } from '../core/api-promise.js';
 import { InvalidParameterError } from '../core/errors.js';
 import {
   entriesOf,
+  NoAnsweringLlmError,
   pickByIdOrName,
   type ResolveOptions,
   requireIdOrName,
@@ -125,6 +126,22 @@ export class Qna extends APIResource {
     const llms = entriesOf(await this.llmProviders(systemId, options));
     const { id, name } = pickByIdOrName('LLM', idOrName, llms, undefined, `QnA system ${systemId}`);
     return { llmProviderId: id, name };
+  }
+
+  /**
+   * The LLM configuration to answer with: the one `idOrName` names (as `resolveLlm()` finds it), else
+   * the first the system lists, found with one `llmProviders()`. Rejects with NoAnsweringLlmError when
+   * none is named and the system lists none.
+   */
+  async answeringLlm(
+    systemId: string,
+    idOrName?: string | undefined,
+    options?: RequestOptions,
+  ): Promise<{ llmProviderId: string; name: string }> {
+    if (idOrName !== undefined) return this.resolveLlm(systemId, idOrName, options);
+    const [first] = entriesOf(await this.llmProviders(systemId, options));
+    if (first === undefined) throw new NoAnsweringLlmError(systemId);
+    return { llmProviderId: first.id, name: first.name };
   }
 
   /** A system's details. */

@@ -112,42 +112,46 @@ function logger(level: string, stderr: (line: string) => void): EmulatorLogger {
   return { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') };
 }
 
+// Every flag of the command line; `parse` reads them, and shells complete them.
+const options = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'api-key': { type: 'string', multiple: true },
+  'jwt-secret': { type: 'string' },
+  jwks: { type: 'string' },
+  'allow-jwt-without-exp': { type: 'boolean' },
+  data: { type: 'string' },
+  cors: { type: 'string' },
+  'extension-base': { type: 'string' },
+  'no-default-llm': { type: 'boolean' },
+  'no-console': { type: 'boolean' },
+  'agent-step-delay-ms': { type: 'string' },
+  'answer-artifact-chunk-chars': { type: 'string' },
+  'a2a-version': { type: 'string' },
+  fault: { type: 'string', multiple: true },
+  record: { type: 'string' },
+  cassette: { type: 'string' },
+  'drift-report': { type: 'string' },
+  'record-unreadable-bodies': { type: 'boolean' },
+  replay: { type: 'string' },
+  'replay-speed': { type: 'string' },
+  'replay-ignore': { type: 'string', multiple: true },
+  'replay-fallback': { type: 'string' },
+  'export-on-exit': { type: 'string' },
+  import: { type: 'string' },
+  log: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  ...Object.fromEntries(limitNames.map((name) => [flagOf(name), { type: 'string' as const }])),
+} as const;
+
+/** The command line's flags as typed (`--port`, `-h`...), for shell completion. */
+export const flags: readonly string[] = Object.entries(options).flatMap(([name, option]) => [
+  `--${name}`,
+  ...('short' in option ? [`-${option.short}`] : []),
+]);
+
 function parse(args: string[]) {
-  return parseArgs({
-    args,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'api-key': { type: 'string', multiple: true },
-      'jwt-secret': { type: 'string' },
-      jwks: { type: 'string' },
-      'allow-jwt-without-exp': { type: 'boolean' },
-      data: { type: 'string' },
-      cors: { type: 'string' },
-      'extension-base': { type: 'string' },
-      'no-default-llm': { type: 'boolean' },
-      'no-console': { type: 'boolean' },
-      'agent-step-delay-ms': { type: 'string' },
-      'answer-artifact-chunk-chars': { type: 'string' },
-      'a2a-version': { type: 'string' },
-      fault: { type: 'string', multiple: true },
-      record: { type: 'string' },
-      cassette: { type: 'string' },
-      'drift-report': { type: 'string' },
-      'record-unreadable-bodies': { type: 'boolean' },
-      replay: { type: 'string' },
-      'replay-speed': { type: 'string' },
-      'replay-ignore': { type: 'string', multiple: true },
-      'replay-fallback': { type: 'string' },
-      'export-on-exit': { type: 'string' },
-      import: { type: 'string' },
-      log: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-      ...Object.fromEntries(limitNames.map((name) => [flagOf(name), { type: 'string' as const }])),
-    },
-  });
+  return parseArgs({ args, strict: true, allowPositionals: false, options });
 }
 
 function a2aVersion(value: string): '0.3' | '1.0' {

@@ -1,7 +1,8 @@
+import { filterOfFields } from '@dataworkz/client';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ToolContext } from '../context.js';
-import { filterExpression, filtersSchema } from '../filters.js';
+import { filtersSchema } from '../filters.js';
 import { systemIdOf } from '../names.js';
 import { asTool, structured } from '../tool-error.js';
 import { passageSchema, resourceLinks, toPassage } from './passages.js';
@@ -50,15 +51,10 @@ export function registerAnswerQuestion(server: McpServer, context: ToolContext):
       asTool(dw, 'answer_question', extra, async () => {
         const systemId = await systemIdOf(context, given, extra.signal);
         const options = { signal: extra.signal };
-        const llm =
-          llmProviderId === undefined
-            ? Object.keys(await dw.qna.llmProviders(systemId, options))[0]
-            : (await dw.qna.resolveLlm(systemId, llmProviderId, options)).llmProviderId;
-        if (llm === undefined)
-          throw new Error(`QnA system ${systemId} has no LLM configuration to answer with.`);
+        const llm = (await dw.qna.answeringLlm(systemId, llmProviderId, options)).llmProviderId;
         const result = await dw.qna.answer(
           systemId,
-          { questionText: question, llmProviderId: llm, filter: filterExpression(filters) },
+          { questionText: question, llmProviderId: llm, filter: filterOfFields(filters) },
           options,
         );
         const citations = result.context.map((item, index) => ({

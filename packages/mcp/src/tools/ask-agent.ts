@@ -65,36 +65,23 @@ export function registerAskAgent(server: McpServer, context: ToolContext): void 
         const llm =
           llmId === undefined ? undefined : await dw.agents.resolveLlm(llmId, { signal: extra.signal });
         // The A2A client loads with the first agent run, not with the server.
-        const { streamAgent } = await import('@dataworkz/a2a');
-        const run = streamAgent(dw, agentId, {
+        const { askAgent } = await import('@dataworkz/a2a');
+        const progressToken = extra._meta?.progressToken;
+        const answer = await askAgent(dw, agentId, {
           text,
           contextId,
           taskId,
           llmId: llm?.llmProviderId,
           signal: extra.signal,
-        });
-        const progressToken = extra._meta?.progressToken;
-        let steps = 0;
-        for await (const event of run) {
-          if (event.type !== 'task-update') continue;
-          steps += 1;
-          if (progressToken !== undefined) {
+          onStep: async (event, steps) => {
+            if (progressToken === undefined) return;
             await extra.sendNotification({
               method: 'notifications/progress',
               params: { progressToken, progress: steps, message: dw.redact(stepMessage(event)) },
             });
-          }
-        }
-        const final = await run.finalAnswer();
-        return structured({
-          agentId,
-          state: final.state,
-          answer: final.answer,
-          inputRequired: final.state === 'input-required',
-          ...(final.taskId !== undefined ? { taskId: final.taskId } : {}),
-          ...(final.contextId !== undefined ? { contextId: final.contextId } : {}),
-          steps,
+          },
         });
+        return structured({ ...answer });
       }),
   );
 }

@@ -1,9 +1,8 @@
-import type { SearchResultItem, WithUnknownFields } from '@dataworkz/client';
-import { documentIdOf } from '@dataworkz/client';
+import { passageOf, type SearchResultItem } from '@dataworkz/client';
 import { z } from 'zod';
 import { documentUri } from '../document-uri.js';
 
-/** A passage of a search result or an answer's context, as the tools return it. */
+/** The client's `Passage`, as the tools' output describes it, with the document's resource URI. */
 export const passageSchema = z.object({
   text: z.string().describe('The matching content.'),
   title: z.string().optional(),
@@ -24,18 +23,9 @@ export const passageSchema = z.object({
 export type Passage = z.infer<typeof passageSchema>;
 
 export function toPassage(systemId: string, item: SearchResultItem): Passage {
-  const documentId = documentIdOf(item);
-  const title = (item as WithUnknownFields<SearchResultItem>).title;
-  return {
-    text: item.data ?? item.contents ?? '',
-    ...(typeof title === 'string' ? { title } : {}),
-    source: item.source,
-    ...(item.type !== undefined ? { type: item.type } : {}),
-    link: item.link,
-    ...(documentId !== undefined ? { documentId, uri: documentUri(systemId, documentId) } : {}),
-    ...(item.similarityScore !== undefined ? { score: item.similarityScore } : {}),
-    ...(item.metadata !== undefined ? { metadata: item.metadata } : {}),
-  };
+  const passage = passageOf(item);
+  const { documentId } = passage;
+  return documentId === undefined ? passage : { ...passage, uri: documentUri(systemId, documentId) };
 }
 
 /** One resource link per distinct document, so a client can offer or read the sources. */

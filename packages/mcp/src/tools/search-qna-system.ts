@@ -1,7 +1,8 @@
+import { filterOfFields } from '@dataworkz/client';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ToolContext } from '../context.js';
-import { filterExpression, filtersSchema } from '../filters.js';
+import { filtersSchema } from '../filters.js';
 import { systemIdOf } from '../names.js';
 import { asTool, structured } from '../tool-error.js';
 import { passageSchema, resourceLinks, toPassage } from './passages.js';
@@ -46,7 +47,7 @@ export function registerSearchQnaSystem(server: McpServer, context: ToolContext)
         const systemId = await systemIdOf(context, given, extra.signal);
         const result = await dw.qna.search(
           systemId,
-          { query, filter: filterExpression(filters) },
+          { query, filter: filterOfFields(filters) },
           { signal: extra.signal },
         );
         const passages = result.searchResultsList
