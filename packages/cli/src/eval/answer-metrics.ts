@@ -1,6 +1,7 @@
 import { bleu } from './bleu.js';
+import { sentences } from './punkt.js';
 import { rougeL } from './rouge.js';
-import { sentences, tokenize } from './tokenize.js';
+import { tokenize } from './tokenize.js';
 
 /**
  * continuous-eval's `DeterministicAnswerCorrectness` (the answer against the ground-truth answer) and
@@ -20,7 +21,7 @@ export interface AnswerScores {
   bleu_faithfulness: number;
 }
 
-/** A side's tokens: continuous-eval tokenizes sentence by sentence, which gives the same tokens. */
+/** continuous-eval's `TokenOverlap`, its formulas as written (the same operations give the same floats). */
 function tokenOverlap(prediction: string, reference: string) {
   const predicted = tokenize(prediction);
   const expected = tokenize(reference);
@@ -28,7 +29,7 @@ function tokenOverlap(prediction: string, reference: string) {
   const common = new Set(predicted.filter((token) => expectedSet.has(token))).size;
   const precision = predicted.length > 0 ? common / predicted.length : 0;
   const recall = expected.length > 0 ? common / expected.length : 0;
-  const f1 = precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0;
+  const f1 = precision + recall > 0 ? 2 * ((precision * recall) / (precision + recall)) : 0;
   return { precision, recall, f1 };
 }
 

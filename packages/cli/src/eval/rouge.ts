@@ -1,3 +1,5 @@
+import { splitWords } from './python-text.js';
+
 /**
  * ROUGE-L as the `rouge` Python package computes it (summary level, its default `exclusive` mode), the
  * one continuous-eval calls: texts are split into sentences at every `.`, sentences into words at
@@ -19,11 +21,8 @@ function sentencesOf(text: string): string[][] {
     .split('.')
     .filter((part) => part.length > 0)
     .map((part) =>
-      part
-        .split(/\s+/)
-        .filter((word) => word !== '')
-        .join(' ')
-        .split(' '),
+      // `" ".join(part.split())` then `.split(" ")`, with Python's white space.
+      splitWords(part).join(' ').split(' '),
     );
 }
 
