@@ -77,7 +77,13 @@ export async function readStats(file: string): Promise<StatsRow[]> {
     throw new UsageError(`${file} is not a stats CSV: ${(error as Error).message}`);
   }
   return records.map((record, i) => {
-    const { source, experiment_name, ...rest } = record;
+    // Our own stats.csv writes a text cell that looks like a formula with a leading `'`.
+    const { source, experiment_name, ...rest } = Object.fromEntries(
+      Object.entries(record).map(([column, value]) => [
+        column,
+        /^'[=+\-@\t\r]/.test(value) ? value.slice(1) : value,
+      ]),
+    ) as Record<string, string>;
     if (source === undefined || experiment_name === undefined) {
       throw new UsageError(`${file}:${i + 2}: a stats CSV needs the columns source and experiment_name.`);
     }
