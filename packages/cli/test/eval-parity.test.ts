@@ -15,6 +15,8 @@ interface Case {
   gt_context: string[];
   chunks: string[];
   context: string[];
+  /** The golden cell the vendor's harness passes as the ground-truth context: a string, read per character. */
+  vendor_gt_raw?: string;
 }
 type Result = Record<string, number> & { raises?: string };
 interface Expected {
@@ -49,7 +51,8 @@ describe.each(cases.map((item) => [item.id, item] as const))('as continuous-eval
   });
 
   it('scores every metric as continuous-eval does, or 0 where it raises', () => {
-    const retrieval = retrievalScores(item.chunks, item.gt_context) as unknown as Record<string, number>;
+    const groundTruth = item.vendor_gt_raw !== undefined ? Array.from(item.vendor_gt_raw) : item.gt_context;
+    const retrieval = retrievalScores(item.chunks, groundTruth) as unknown as Record<string, number>;
     const answer = answerScores(item.answer, item.gt_answer, item.context) as unknown as Record<
       string,
       number

@@ -13,6 +13,7 @@ export interface EvalFlags {
   similarity?: boolean;
   baseline?: string;
   maxDrop?: number;
+  asVendor?: boolean;
 }
 
 /** The columns of the terminal's summary: the vendor's retrieval scores first, then a few answer scores. */
@@ -41,6 +42,7 @@ export async function evaluate(ctx: Context, golden: string, flags: EvalFlags): 
     similarity: flags.similarity === true,
     baseline: flags.baseline,
     maxDrop: flags.maxDrop,
+    asVendor: flags.asVendor === true,
     log: (line) => ctx.out.error(terminalText(line)),
     progressBar: ctx.out.interactive && !ctx.out.json,
   });
