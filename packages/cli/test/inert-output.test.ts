@@ -53,15 +53,17 @@ describe('outputs a person opens', () => {
     );
     expect(run.code).toBe(0);
 
-    const results = parse(readFileSync(join(out, 'results.csv'), 'utf8'), { columns: true });
-    expect(results[0].question).toBe("'+When are refunds issued?");
-    expect(results[0].gt_answer).toBe("'-Within 5 business days.");
-    expect(results[0].source).toBe(`'${HOSTILE}`);
-    expect(results[0].context_recall).toMatch(/^[0-9.]+$/);
+    const results: Record<string, string>[] = parse(readFileSync(join(out, 'results.csv'), 'utf8'), {
+      columns: true,
+    });
+    expect(results[0]?.question).toBe("'+When are refunds issued?");
+    expect(results[0]?.gt_answer).toBe("'-Within 5 business days.");
+    expect(results[0]?.source).toBe(`'${HOSTILE}`);
+    expect(results[0]?.context_recall).toMatch(/^[0-9.]+$/);
     const statsText = readFileSync(join(out, 'stats.csv'), 'utf8');
-    const stats = parse(statsText, { columns: true });
-    expect(stats[0].source).toBe(`'${HOSTILE}`);
-    expect(Number.isFinite(Number(stats[0].context_recall))).toBe(true);
+    const stats: Record<string, string>[] = parse(statsText, { columns: true });
+    expect(stats[0]?.source).toBe(`'${HOSTILE}`);
+    expect(Number.isFinite(Number(stats[0]?.context_recall))).toBe(true);
 
     // The summary in a pipe: a header row naming the columns, and the hostile source made inert.
     const [header, row] = run.stdout.trimEnd().split('\n');
