@@ -1,5 +1,6 @@
 import type { Context } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
+import { terminalText } from '../terminal-text.js';
 
 /** Starts the local emulator and prints the environment lines that point the CLI (and the SDK) at it. */
 export interface EmulatorOptions {
@@ -49,6 +50,7 @@ export async function emulator(ctx: Context, options: EmulatorOptions): Promise<
   });
   await emu.close();
   // What a recording found where the deployment differs from the spec, for whoever maintains the spec.
-  if (emu.drift) for (const line of driftSummary(emu.drift)) ctx.out.error(line);
+  // Drift names what a real deployment sent: inert before it reaches the terminal.
+  if (emu.drift) for (const line of driftSummary(emu.drift)) ctx.out.error(terminalText(line));
   return ExitCode.ok;
 }
