@@ -50,12 +50,22 @@ function lcsWords(x: readonly string[], y: readonly string[], into: Set<string>)
   }
 }
 
+// Faithfulness scores every sentence of an answer against the same joined context: its split is kept.
+let lastReference: { text: string; references: string[][]; m: number } | undefined;
+
+function referenceOf(text: string): { references: string[][]; m: number } {
+  if (lastReference?.text !== text) {
+    const references = sentencesOf(text);
+    lastReference = { text, references, m: new Set(references.flat()).size };
+  }
+  return lastReference;
+}
+
 /** ROUGE-L of `candidate` against `reference`; undefined where the package raises (a side with no sentence). */
 export function rougeL(candidate: string, reference: string): RougeL | undefined {
   const evaluated = sentencesOf(candidate);
-  const references = sentencesOf(reference);
+  const { references, m } = referenceOf(reference);
   if (evaluated.length === 0 || references.length === 0) return undefined;
-  const m = new Set(references.flat()).size;
   const n = new Set(evaluated.flat()).size;
   const union = new Set<string>();
   for (const ref of references) for (const sentence of evaluated) lcsWords(ref, sentence, union);
