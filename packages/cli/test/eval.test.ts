@@ -141,6 +141,8 @@ describe('evaluateQna against the emulator', () => {
       // The same folder run the default way keeps its own lines: each CSV is of one mode.
       const passages = await evaluateQna(options);
       expect(vendor.scored).toBe(passages.scored);
+      // The report is of the last run's mode only: a column per question, not one per mode.
+      expect(readFileSync(passages.files.report, 'utf8').match(/<section>/g)).toHaveLength(passages.scored);
       const { rows: golden2 } = await rows(golden);
       const lines = readFileSync(vendor.files.resultsJsonl, 'utf8')
         .trim()

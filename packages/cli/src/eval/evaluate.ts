@@ -11,7 +11,7 @@ import { METRIC_NAMES, type Scores } from './metric-names.js';
 import { answerChunks } from './probe.js';
 import { writeReport } from './report.js';
 import { writeResultsCsv, writeStatsCsv } from './results-csv.js';
-import { readResults } from './results-file.js';
+import { type ResultLine, readResults } from './results-file.js';
 import { retrievalScores } from './retrieval-metrics.js';
 import { type AnswerSimilarity, loadAnswerSimilarity } from './similarity.js';
 import { type Regression, readStats, regressions, StatsAccumulator, type StatsRow } from './stats.js';
@@ -233,6 +233,7 @@ export async function evaluateQna(options: EvaluateOptions): Promise<EvaluationR
     items,
   );
 
+  const ofThisMode = (line: ResultLine) => line.id.endsWith(AS_VENDOR_TAG) === (options.asVendor === true);
   // Every line of the folder's results, this run's and earlier runs', in one pass.
   const accumulator = new StatsAccumulator();
   let scored = 0;
@@ -243,12 +244,12 @@ export async function evaluateQna(options: EvaluateOptions): Promise<EvaluationR
     METRIC_NAMES.filter((name) => name !== 'answer_similarity' || similarity !== undefined),
     (async function* () {
       for await (const line of readResults(files.resultsJsonl)) {
+        if (!ofThisMode(line)) continue;
         if (line.status !== 'ok' || !line.scores) {
           failed += 1;
           continue;
         }
         if (!wanted.has(line.experiment_name ?? '')) continue;
-        if (line.id.endsWith(AS_VENDOR_TAG) !== (options.asVendor === true)) continue;
         scored += 1;
         accumulator.add(line.source ?? '', line.experiment_name ?? '', line.scores);
         yield line;
@@ -261,6 +262,7 @@ export async function evaluateQna(options: EvaluateOptions): Promise<EvaluationR
     title: `QnA evaluation: ${options.golden.split(/[\\/]/).pop()}`,
     stats,
     results: files.resultsJsonl,
+    include: ofThisMode,
   });
   return {
     experiments,

@@ -64,6 +64,8 @@ export interface ReportInput {
   stats: readonly StatsRow[];
   /** The results JSONL to read the questions from. */
   results: string;
+  /** The lines of this run's mode (a folder can hold both). */
+  include: (line: ResultLine) => boolean;
 }
 
 export async function writeReport(file: string, input: ReportInput): Promise<void> {
@@ -96,6 +98,7 @@ export async function writeReport(file: string, input: ReportInput): Promise<voi
   // its lines are gathered first (a question's lines, not the whole evaluation's text, are written at once).
   const byQuestion = new Map<string, ResultLine[]>();
   for await (const line of readResults(input.results)) {
+    if (!input.include(line)) continue;
     const key = line.id.split('|')[0] as string;
     const group = byQuestion.get(key) ?? [];
     group.push(line);
