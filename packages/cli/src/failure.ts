@@ -1,5 +1,6 @@
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 import type { Output } from './output.js';
+import { terminalText } from './terminal-text.js';
 
 interface ErrorFacts {
   name: string;
@@ -147,7 +148,10 @@ export function reportFailure(error: unknown, out: Output, scene: FailureScene =
     facts.requestId !== undefined ? `request id ${facts.requestId}` : undefined,
   ].filter((part) => part !== undefined);
   const { red, dim } = out.colors;
-  out.error(`${red('Error:')} ${facts.message}${details.length > 0 ? ` (${details.join(', ')})` : ''}`);
+  // The message and reason can quote the service or a file: inert before they reach the terminal.
+  out.error(
+    `${red('Error:')} ${terminalText(`${facts.message}${details.length > 0 ? ` (${details.join(', ')})` : ''}`)}`,
+  );
   if (hint) out.error(dim(hint));
   return code;
 }

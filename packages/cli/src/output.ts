@@ -1,4 +1,5 @@
 import { createColors } from 'picocolors';
+import { terminalText } from './terminal-text.js';
 
 type Colors = ReturnType<typeof createColors>;
 
@@ -12,8 +13,15 @@ export interface Output {
   error(text: string): void;
   /** A value as JSON on stdout, exactly as the service sent it. */
   printJson(value: unknown): void;
-  /** Rows under a header, in aligned columns (tab-separated when not on a terminal, for `cut`/`awk`). */
-  table(header: readonly string[], rows: readonly (readonly string[])[]): void;
+  /**
+   * Rows under a header, in aligned columns (tab-separated when not on a terminal, for `cut`/`awk`,
+   * the header too with `headerInPipe`). Cells are printed through `terminalText`.
+   */
+  table(
+    header: readonly string[],
+    rows: readonly (readonly string[])[],
+    options?: { headerInPipe?: boolean },
+  ): void;
 }
 
 export interface OutputOptions {
@@ -40,8 +48,11 @@ export function createOutput(options: OutputOptions): Output {
     error: (text) => process.stderr.write(`${text}\n`),
     printJson: (value) =>
       process.stdout.write(`${JSON.stringify(value, null, onTerminal ? 2 : undefined)}\n`),
-    table: (header, rows) => {
+    table: (header, given, shape = {}) => {
+      // Cells hold the service's text: made inert for the terminal (and, in a pipe, free of tabs).
+      const rows = given.map((row) => row.map((cell) => terminalText(cell).replace(/[\t\n]/g, ' ')));
       if (!onTerminal) {
+        if (shape.headerInPipe) process.stdout.write(`${header.join('\t')}\n`);
         for (const row of rows) process.stdout.write(`${row.join('\t')}\n`);
         return;
       }

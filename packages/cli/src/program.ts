@@ -262,6 +262,14 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
       'fail (exit 7) when a metric falls below this stats file by more than --max-drop',
     )
     .option('--max-drop <drop>', 'with --baseline: the drop allowed (default 0.05)', nonNegativeNumber)
+    .option(
+      '--as-vendor',
+      "score as the vendor's Python harness calls continuous-eval (the raw gt_context string, not its passages), for figures next to a published run",
+    )
+    .addHelpText(
+      'after',
+      '\nThe summary: source, experiment, n (questions scored), then the mean of each metric named in its header;\nresults.csv and stats.csv hold every metric.',
+    )
     .action(
       run(async (ctx, golden: string, options: EvalFlags) =>
         (await qnaEval()).evaluate(ctx, golden, options),

@@ -51,8 +51,19 @@ it('opens report.html from disk with its charts and without a console error or a
       await page.locator('figure.chart').first().locator('rect[fill^="#"]:not([fill="#eef2f7"])').count(),
     ).toBe(2);
     await page.screenshot({ path: SCREENSHOT, fullPage: false });
+    // A block per question (six), the two systems side by side in it, in the stats' order.
+    expect(await page.locator('details').count()).toBe(6);
     await page.locator('details').first().locator('summary').click();
+    const columns = page.locator('details[open] .side > section');
+    expect(await columns.locator('h3').allTextContents()).toEqual([
+      seed.systems.supportKb.name,
+      seed.systems.productDocs.name,
+    ]);
+    const boxes = await Promise.all([columns.nth(0).boundingBox(), columns.nth(1).boundingBox()]);
+    expect(boxes[1]?.x).toBeGreaterThan((boxes[0]?.x ?? 0) + (boxes[0]?.width ?? 0) - 1);
+    expect(boxes[1]?.y).toBe(boxes[0]?.y);
     expect(await page.locator('details[open] ol.chunks li').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: SCREENSHOT.replace(/\.png$/, '-question.png'), fullPage: true });
     expect(errors).toEqual([]);
     expect(requests).toEqual([]);
   } finally {

@@ -2,7 +2,13 @@ import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { evaluateQna, GoldenFileError, type GoldenRow, readGolden } from '@dataworkz/cli/eval';
+import {
+  evaluateQna,
+  GoldenFileError,
+  type GoldenRow,
+  readGolden,
+  retrievalScores,
+} from '@dataworkz/cli/eval';
 import { Dataworkz } from '@dataworkz/client';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { parse } from 'csv-parse/sync';
@@ -119,6 +125,43 @@ describe('evaluateQna against the emulator', () => {
     const report = readFileSync(result.files.report, 'utf8');
     expect(report).toContain('<svg');
     expect(report).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
+  });
+
+  it("--as-vendor scores the raw golden cell as the vendor's harness passes it, each form, in its own CSVs", async () => {
+    emu = await startEmulator({ port: 0 });
+    const client = new Dataworkz({ baseUrl: emu.url, apiKey: emu.apiKey });
+    for (const [form, cellOf] of [
+      ['financebench-form.csv', (row: GoldenRow) => row.gtContextRaw],
+      ['legalbench-form.csv', (row: GoldenRow) => row.gtAnswerRaw],
+    ] as const) {
+      const outDir = freshDir();
+      const golden = fixture(form);
+      const options = { client, golden, systems: [supportKb.name], outDir, limit: 2 };
+      const vendor = await evaluateQna({ ...options, asVendor: true });
+      // The same folder run the default way keeps its own lines: each CSV is of one mode.
+      const passages = await evaluateQna(options);
+      expect(vendor.scored).toBe(passages.scored);
+      // The report is of the last run's mode only: a column per question, not one per mode.
+      expect(readFileSync(passages.files.report, 'utf8').match(/<section>/g)).toHaveLength(passages.scored);
+      const { rows: golden2 } = await rows(golden);
+      const lines = readFileSync(vendor.files.resultsJsonl, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      const asVendor = lines.filter((line) => line.id.endsWith('|as-vendor'));
+      expect(asVendor).toHaveLength(vendor.scored);
+      for (const line of asVendor) {
+        const row = golden2.find((candidate) => line.id.startsWith(`${candidate.id}|`)) as GoldenRow;
+        // continuous-eval iterates the string it is given: the ground truth is the cell's characters.
+        expect(cellOf(row).startsWith('[')).toBe(true);
+        const expected = retrievalScores(line.chunks, Array.from(cellOf(row)));
+        for (const [metric, value] of Object.entries(expected)) expect(line.scores[metric]).toBe(value);
+      }
+      // The vendor's results columns, in its order.
+      expect(readFileSync(vendor.files.results, 'utf8').split('\n')[0]).toMatch(
+        /^question,gt_answer,system_answer,source,experiment_name,context_precision,context_recall,context_f1,average_precision,reciprocal_rank,ndcg,rouge_l_recall,/,
+      );
+    }
   });
 });
 

@@ -1,19 +1,20 @@
 import type { AgentEvent, FinalAnswer, StreamAgentOptions } from '@dataworkz/a2a';
 import type { Dataworkz } from '@dataworkz/client';
 import type { Output } from '../output.js';
+import { terminalText } from '../terminal-text.js';
 
 /** Shows what the agent is doing: a spinner whose text is the current step on a terminal, lines elsewhere. */
 async function statusLine(out: Output): Promise<{ step(text: string): void; stop(): void }> {
   if (out.json) return { step: () => undefined, stop: () => undefined };
   if (!out.interactive) {
-    return { step: (text) => out.error(out.colors.dim(`· ${text}`)), stop: () => undefined };
+    return { step: (text) => out.error(out.colors.dim(`· ${terminalText(text)}`)), stop: () => undefined };
   }
   const { default: ora } = await import('ora');
   // discardStdin off: the chat's prompt owns standard input.
   const spinner = ora({ text: 'Sending…', stream: process.stderr, discardStdin: false }).start();
   return {
     step: (text) => {
-      spinner.text = text;
+      spinner.text = terminalText(text);
     },
     stop: () => spinner.stop(),
   };
@@ -65,9 +66,9 @@ export async function runTurn(
 export function printFinal(out: Output, final: FinalAnswer, replyHint: string): void {
   if (out.json) return;
   if (final.state === 'input-required') {
-    out.line(final.answer.trim());
+    out.line(terminalText(final.answer.trim()));
     out.error(out.colors.yellow(`The agent asks back. ${replyHint}`));
     return;
   }
-  out.line(final.answer.trim());
+  out.line(terminalText(final.answer.trim()));
 }

@@ -3,6 +3,7 @@ import { lastConversation, rememberConversation } from '../config/conversations.
 import type { Context } from '../context.js';
 import { UsageError } from '../exit-codes.js';
 import { keyValues } from '../key-values.js';
+import { terminalText } from '../terminal-text.js';
 import { agentLlmOf, printFinal, runTurn } from './agent-turn.js';
 import { interruptible } from './interrupt.js';
 
@@ -42,17 +43,19 @@ export async function card(ctx: Context, agent: string): Promise<void> {
   const agentCard = await dw.agents.card((await dw.agents.resolve(agent)).agentId);
   if (ctx.out.json) return ctx.out.printJson(agentCard);
   const { bold, dim } = ctx.out.colors;
-  ctx.out.line(`${bold(agentCard.name)} ${dim(`v${agentCard.version}`)}`);
-  ctx.out.line(agentCard.description);
+  ctx.out.line(`${bold(terminalText(agentCard.name))} ${dim(`v${terminalText(agentCard.version)}`)}`);
+  ctx.out.line(terminalText(agentCard.description));
   for (const { url, protocolVersion, protocolBinding } of interfacesOf(agentCard)) {
     ctx.out.line(
-      `${dim('endpoint')} ${url} ${dim(`(A2A ${protocolVersion}${protocolBinding ? `, ${protocolBinding}` : ''})`)}`,
+      terminalText(
+        `${dim('endpoint')} ${url} ${dim(`(A2A ${protocolVersion}${protocolBinding ? `, ${protocolBinding}` : ''})`)}`,
+      ),
     );
   }
   for (const skill of agentCard.skills ?? [])
-    ctx.out.line(`${dim('skill')} ${skill.name}: ${skill.description}`);
+    ctx.out.line(`${dim('skill')} ${terminalText(`${skill.name}: ${skill.description}`)}`);
   for (const extension of agentCard.capabilities?.extensions ?? [])
-    ctx.out.line(`${dim('extension')} ${extension.uri}`);
+    ctx.out.line(`${dim('extension')} ${terminalText(extension.uri)}`);
 }
 
 export interface AskOptions {
@@ -108,5 +111,5 @@ export async function respond(
   }
   const response = await dw.agents.respond(agentId, { userText: text, llmProviderId });
   if (ctx.out.json) return ctx.out.printJson(response);
-  ctx.out.line(response.data.answer.trim());
+  ctx.out.line(terminalText(response.data.answer.trim()));
 }

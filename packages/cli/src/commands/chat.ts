@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import type { Context } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { keyValues } from '../key-values.js';
+import { terminalText } from '../terminal-text.js';
 import { agentLlmOf, runTurn } from './agent-turn.js';
 
 /**
@@ -56,13 +57,13 @@ export async function chat(
       });
       contextId = final.contextId ?? contextId;
       taskId = final.state === 'input-required' ? final.taskId : undefined;
-      ctx.out.line(`${cyan('agent ›')} ${final.answer.trim()}`);
+      ctx.out.line(`${cyan('agent ›')} ${terminalText(final.answer.trim())}`);
       if (taskId) ctx.out.line(yellow('(the agent asks back: answer at the prompt)'));
     } catch (error) {
       if (turn.signal.aborted) ctx.out.line(dim('(stopped)'));
       else
         ctx.out.error(
-          `${ctx.out.colors.red('Error:')} ${error instanceof Error ? error.message : String(error)}`,
+          `${ctx.out.colors.red('Error:')} ${terminalText(error instanceof Error ? error.message : String(error))}`,
         );
     } finally {
       turn = undefined;

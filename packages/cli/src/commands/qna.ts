@@ -12,6 +12,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../exit-codes.js';
 import { keyValues, parseWhere } from '../key-values.js';
 import type { Output } from '../output.js';
+import { terminalText } from '../terminal-text.js';
 
 /** Shortens a passage to one line for a terminal. */
 function oneLine(text: string, max = 160): string {
@@ -90,13 +91,13 @@ function printPassages(out: Output, systemId: string, items: readonly SearchResu
   for (const [index, item] of items.entries()) {
     const score =
       item.similarityScore !== undefined ? ` ${dim(`score ${item.similarityScore.toFixed(3)}`)}` : '';
-    out.line(`${cyan(`[${index + 1}]`)} ${item.source}${score}`);
-    out.line(`    ${oneLine(item.data ?? item.contents ?? '')}`);
-    out.line(`    ${dim(item.link)}`);
+    out.line(`${cyan(`[${index + 1}]`)} ${terminalText(item.source)}${score}`);
+    out.line(`    ${terminalText(oneLine(item.data ?? item.contents ?? ''))}`);
+    out.line(`    ${dim(terminalText(item.link))}`);
     const documentId = documentIdOf(item);
     if (documentId === undefined) continue;
     documents += 1;
-    out.line(`    ${dim('document')} ${documentId}`);
+    out.line(`    ${dim('document')} ${terminalText(documentId)}`);
   }
   // For a person at a terminal; a pipe's stderr stays empty when all went well.
   if (documents > 0 && out.interactive)
@@ -191,7 +192,7 @@ export async function answer(
   const result = await answerQuestion(dw, systemId, question, { ...resolved, llm });
   if (ctx.out.json) return ctx.out.printJson(result);
   // Answers arrive with the service's leading blank lines; a person reads the text.
-  ctx.out.line(result.answer.trim());
+  ctx.out.line(terminalText(result.answer.trim()));
   if (result.context.length === 0) return;
   ctx.out.line();
   ctx.out.line(ctx.out.colors.bold('Sources'));

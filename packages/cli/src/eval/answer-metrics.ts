@@ -1,6 +1,7 @@
 import { bleu } from './bleu.js';
+import { sentences } from './punkt.js';
 import { rougeL } from './rouge.js';
-import { sentences, tokenize } from './tokenize.js';
+import { type Token, tokenize } from './tokenize.js';
 
 /**
  * continuous-eval's `DeterministicAnswerCorrectness` (the answer against the ground-truth answer) and
@@ -20,15 +21,15 @@ export interface AnswerScores {
   bleu_faithfulness: number;
 }
 
-/** A side's tokens: continuous-eval tokenizes sentence by sentence, which gives the same tokens. */
-function tokenOverlap(prediction: string, reference: string) {
+/** continuous-eval's `TokenOverlap`, its formulas as written (the same operations give the same floats). */
+function tokenOverlap(prediction: string, reference: string | readonly Token[]) {
   const predicted = tokenize(prediction);
-  const expected = tokenize(reference);
+  const expected = typeof reference === 'string' ? tokenize(reference) : reference;
   const expectedSet = new Set(expected);
   const common = new Set(predicted.filter((token) => expectedSet.has(token))).size;
   const precision = predicted.length > 0 ? common / predicted.length : 0;
   const recall = expected.length > 0 ? common / expected.length : 0;
-  const f1 = precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0;
+  const f1 = precision + recall > 0 ? 2 * ((precision * recall) / (precision + recall)) : 0;
   return { precision, recall, f1 };
 }
 
@@ -56,9 +57,11 @@ export function answerScores(
   let rougeFaithful = 0;
   let tokenFaithful = 0;
   let bleuSum = 0;
+  // The context's tokens once, not once per sentence.
+  const contextTokens = parts.length > 0 ? tokenize(joined) : [];
   for (const sentence of parts) {
     if (rougeScore(sentence, joined).precision >= FAITHFUL_ROUGE_PRECISION) rougeFaithful += 1;
-    if (tokenOverlap(sentence, joined).precision >= FAITHFUL_TOKEN_PRECISION) tokenFaithful += 1;
+    if (tokenOverlap(sentence, contextTokens).precision >= FAITHFUL_TOKEN_PRECISION) tokenFaithful += 1;
     bleuSum += bleu(sentence, joined);
   }
   // continuous-eval divides by the sentence count; an empty answer is faithful to nothing.

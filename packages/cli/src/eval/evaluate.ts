@@ -11,7 +11,7 @@ import { METRIC_NAMES, type Scores } from './metric-names.js';
 import { answerChunks } from './probe.js';
 import { writeReport } from './report.js';
 import { writeResultsCsv, writeStatsCsv } from './results-csv.js';
-import { readResults } from './results-file.js';
+import { type ResultLine, readResults } from './results-file.js';
 import { retrievalScores } from './retrieval-metrics.js';
 import { type AnswerSimilarity, loadAnswerSimilarity } from './similarity.js';
 import { type Regression, readStats, regressions, StatsAccumulator, type StatsRow } from './stats.js';
@@ -51,6 +51,13 @@ export interface EvaluateOptions {
    * about 0.1 s of CPU per answer, which bounds the rate a large evaluation runs at).
    */
   similarity?: boolean | undefined;
+  /**
+   * Score as the vendor's harness calls continuous-eval, call for call: the ground-truth context is the
+   * raw `gt_context` cell (LegalBench: `gt_answer`), a string, which continuous-eval reads character by
+   * character; the answer is scored against the raw `gt_answer`. Default false: the context is read as
+   * its passages, the measure the metrics mean.
+   */
+  asVendor?: boolean | undefined;
   /** Where warnings and the batch's summary go (default: nowhere). */
   log?: ((line: string) => void) | undefined;
   /** A progress bar on stderr (the CLI on a terminal). */
@@ -75,6 +82,8 @@ export interface EvaluationResult {
   similarity: boolean;
   files: { results: string; resultsJsonl: string; stats: string; report: string };
 }
+
+const AS_VENDOR_TAG = '|as-vendor';
 
 interface EvalItem extends Question {
   row: GoldenRow;
@@ -112,14 +121,17 @@ async function experimentsOf(
 
 function score(
   row: GoldenRow,
+  asVendor: boolean,
   answer: string,
   chunks: string[],
   context: string[],
   similarity?: number,
 ): Scores {
+  // The vendor's harness hands continuous-eval a string where a list goes: a list of its characters.
+  const groundTruth = asVendor ? Array.from(row.gtContextRaw) : row.gtContext;
   return {
-    ...retrievalScores(chunks, row.gtContext),
-    ...answerScores(answer, row.gtAnswer, context),
+    ...retrievalScores(chunks, groundTruth),
+    ...answerScores(answer, asVendor ? row.gtAnswerRaw : row.gtAnswer, context),
     ...(similarity !== undefined ? { answer_similarity: similarity } : {}),
   };
 }
@@ -163,11 +175,13 @@ export async function evaluateQna(options: EvaluateOptions): Promise<EvaluationR
         malformed += 1;
         log(`Skipped ${error.message}`);
       };
+  const modeTag = options.asVendor === true ? AS_VENDOR_TAG : '';
   async function* items(file: string): AsyncGenerator<EvalItem> {
     for await (const row of readGolden(file, { limit: options.limit, onMalformed })) {
       for (const experiment of experiments) {
         yield {
-          id: `${row.id}|${experiment.systemId}|${experiment.llmProviderId}`,
+          // A vendor-mode result is its own line: a folder run both ways keeps both, each CSV its own.
+          id: `${row.id}|${experiment.systemId}|${experiment.llmProviderId}${modeTag}`,
           text: row.question,
           line: row.line,
           row,
@@ -213,12 +227,13 @@ export async function evaluateQna(options: EvaluateOptions): Promise<EvaluationR
         system_answer: response.answer,
         chunks,
         chunks_from: from,
-        scores: score(row, response.answer, chunks, context, similar),
+        scores: score(row, options.asVendor === true, response.answer, chunks, context, similar),
       };
     },
     items,
   );
 
+  const ofThisMode = (line: ResultLine) => line.id.endsWith(AS_VENDOR_TAG) === (options.asVendor === true);
   // Every line of the folder's results, this run's and earlier runs', in one pass.
   const accumulator = new StatsAccumulator();
   let scored = 0;
@@ -229,6 +244,7 @@ export async function evaluateQna(options: EvaluateOptions): Promise<EvaluationR
     METRIC_NAMES.filter((name) => name !== 'answer_similarity' || similarity !== undefined),
     (async function* () {
       for await (const line of readResults(files.resultsJsonl)) {
+        if (!ofThisMode(line)) continue;
         if (line.status !== 'ok' || !line.scores) {
           failed += 1;
           continue;
@@ -246,6 +262,7 @@ export async function evaluateQna(options: EvaluateOptions): Promise<EvaluationR
     title: `QnA evaluation: ${options.golden.split(/[\\/]/).pop()}`,
     stats,
     results: files.resultsJsonl,
+    include: ofThisMode,
   });
   return {
     experiments,

@@ -17,6 +17,11 @@ export interface GoldenRow {
   /** `gt_answer` as the file wrote it, for the results' `gt_answer` column. */
   gtAnswerRaw: string;
   gtContext: string[];
+  /**
+   * The ground-truth context as the vendor's harness passes it: the `gt_context` cell as read (the
+   * list literal as text), or in the LegalBench form the `gt_answer` cell.
+   */
+  gtContextRaw: string;
   source: string;
   /** 1-based line where the row starts. */
   line: number;
@@ -68,8 +73,11 @@ function rowOf(record: Record<string, unknown>, line: number): GoldenRow {
   let gtAnswer: string;
   let gtAnswerRaw: string;
   let gtContext: string[];
+  let gtContextRaw: string;
   if (hasContext) {
     gtContext = passages(record.gt_context, 'gt_context');
+    gtContextRaw =
+      typeof record.gt_context === 'string' ? record.gt_context : JSON.stringify(record.gt_context);
     gtAnswerRaw = typeof answer === 'string' ? answer : answer === undefined ? '' : JSON.stringify(answer);
     gtAnswer = gtAnswerRaw;
   } else {
@@ -78,10 +86,11 @@ function rowOf(record: Record<string, unknown>, line: number): GoldenRow {
     gtContext = passages(answer, 'gt_answer');
     gtAnswerRaw = typeof answer === 'string' ? answer : JSON.stringify(answer);
     gtAnswer = gtContext.join('\n');
+    gtContextRaw = gtAnswerRaw;
   }
   const id = idOf(record.query_id ?? record.id, line, question);
   const source = typeof record.source === 'string' && record.source !== '' ? record.source : 'golden';
-  return { id, question, gtAnswer, gtAnswerRaw, gtContext, source, line };
+  return { id, question, gtAnswer, gtAnswerRaw, gtContext, gtContextRaw, source, line };
 }
 
 /** The golden rows of a `.csv`, `.jsonl` or `.ndjson` file; the file is never held whole. */

@@ -2,14 +2,13 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import { METRIC_NAMES } from './metric-names.js';
-import { readResults } from './results-file.js';
+import { type ResultLine, readResults } from './results-file.js';
 import { type StatsRow, statsMetrics } from './stats.js';
 
 /**
  * `report.html`: one file that opens from disk with no network. The charts are inline SVG drawn here
  * (a bar per experiment, scores from 0 to 1): a chart library would add its whole build to every report
- * for what is a few rectangles. The questions are streamed from the results JSONL into `<details>`
- * blocks, so a large evaluation never sits in memory.
+ * for what is a few rectangles. Each question is a `<details>` block with the experiments side by side.
  */
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -45,13 +44,28 @@ th,td{border:1px solid #d1d5db;padding:3px 8px;text-align:right}th:first-child,t
 .chart figcaption{font-weight:600;margin-bottom:.25rem}svg text{font-size:11px;fill:#374151}
 details{border:1px solid #e5e7eb;margin:.4rem 0;padding:.3rem .6rem}summary{cursor:pointer}
 .failed summary{color:#b91c1c}.tag{color:#6b7280}.text{white-space:pre-wrap;background:#f9fafb;padding:.4rem}
-ol.chunks li{white-space:pre-wrap;margin-bottom:.4rem}`;
+ol.chunks li{white-space:pre-wrap;margin-bottom:.4rem}.side{display:grid;gap:1rem}.side section{min-width:0}
+.error{color:#b91c1c}h4{margin:.6rem 0 .2rem}`;
+
+/** One experiment's answer, chunks and scores for a question: a column of the side-by-side view. */
+function experimentColumn(line: ResultLine): string {
+  const name = `<h3>${escapeHtml(line.experiment_name ?? '')}</h3>`;
+  if (line.status !== 'ok')
+    return `<section>${name}<p class="error">failed: ${escapeHtml(line.error?.message ?? '')}</p></section>`;
+  const chunks = (line.chunks ?? []).map((chunk) => `<li>${escapeHtml(chunk)}</li>`).join('');
+  const scores = Object.entries(line.scores ?? {})
+    .map(([metric, value]) => `<tr><td>${escapeHtml(metric)}</td><td>${format(value)}</td></tr>`)
+    .join('');
+  return `<section>${name}<h4>Answer</h4><div class="text">${escapeHtml((line.system_answer ?? '').trim())}</div><h4>Chunks given to the LLM (from the ${escapeHtml(line.chunks_from ?? 'probe')})</h4><ol class="chunks">${chunks}</ol><h4>Scores</h4><table><tbody>${scores}</tbody></table></section>`;
+}
 
 export interface ReportInput {
   title: string;
   stats: readonly StatsRow[];
   /** The results JSONL to read the questions from. */
   results: string;
+  /** The lines of this run's mode (a folder can hold both). */
+  include: (line: ResultLine) => boolean;
 }
 
 export async function writeReport(file: string, input: ReportInput): Promise<void> {
@@ -80,29 +94,38 @@ export async function writeReport(file: string, input: ReportInput): Promise<voi
   await write('</tbody></table><h2>Metrics</h2><div class="charts">');
   for (const metric of ordered) await write(chart(metric, input.stats));
   await write('</div><h2>Questions</h2>');
+  // Grouped by question, the experiments side by side: the results file is in completion order, so
+  // its lines are gathered first (a question's lines, not the whole evaluation's text, are written at once).
+  const byQuestion = new Map<string, ResultLine[]>();
   for await (const line of readResults(input.results)) {
-    const failed = line.status !== 'ok';
-    const scores = line.scores ?? {};
-    const headline = failed
-      ? `failed: ${escapeHtml(line.error?.message ?? '')}`
-      : `recall ${format(scores.context_recall)} · precision ${format(scores.context_precision)} · rouge-L F1 ${format(scores.rouge_l_f1)}`;
+    if (!input.include(line)) continue;
+    const key = line.id.split('|')[0] as string;
+    const group = byQuestion.get(key) ?? [];
+    group.push(line);
+    byQuestion.set(key, group);
+  }
+  const experiments = [...new Set(input.stats.map((row) => row.experiment_name))];
+  const rank = (line: ResultLine) => {
+    const at = experiments.indexOf(line.experiment_name ?? '');
+    return at < 0 ? experiments.length : at;
+  };
+  for (const group of byQuestion.values()) {
+    group.sort((a, b) => rank(a) - rank(b));
+    const first = group[0] as ResultLine;
+    const headline = group
+      .map((line) =>
+        line.status !== 'ok'
+          ? `${escapeHtml(line.experiment_name ?? '')}: failed`
+          : `${escapeHtml(line.experiment_name ?? '')}: recall ${format(line.scores?.context_recall)} · rouge-L F1 ${format(line.scores?.rouge_l_f1)}`,
+      )
+      .join(' | ');
     await write(
-      `<details class="${failed ? 'failed' : 'ok'}"><summary>${escapeHtml(line.question)} <span class="tag">— ${escapeHtml(line.experiment_name ?? '')} (${escapeHtml(line.source ?? '')}) — ${headline}</span></summary>`,
+      `<details class="${group.some((line) => line.status !== 'ok') ? 'failed' : 'ok'}"><summary>${escapeHtml(first.question)} <span class="tag">(${escapeHtml(first.source ?? '')}) — ${headline}</span></summary>`,
     );
-    if (!failed) {
-      await write(
-        `<h3>Answer</h3><div class="text">${escapeHtml((line.system_answer ?? '').trim())}</div><h3>Expected</h3><div class="text">${escapeHtml(line.gt_answer ?? '')}</div>`,
-      );
-      await write(
-        `<h3>Chunks given to the LLM (from the ${escapeHtml(line.chunks_from ?? 'probe')})</h3><ol class="chunks">`,
-      );
-      for (const chunk of line.chunks ?? []) await write(`<li>${escapeHtml(chunk)}</li>`);
-      await write('</ol><h3>Scores</h3><table><tbody>');
-      for (const [metric, value] of Object.entries(scores))
-        await write(`<tr><td>${escapeHtml(metric)}</td><td>${format(value)}</td></tr>`);
-      await write('</tbody></table>');
-    }
-    await write('</details>');
+    await write(`<h3>Expected</h3><div class="text">${escapeHtml(first.gt_answer ?? '')}</div>`);
+    await write(`<div class="side" style="grid-template-columns:repeat(${group.length},minmax(0,1fr))">`);
+    for (const line of group) await write(experimentColumn(line));
+    await write('</div></details>');
   }
   await write('</body></html>\n');
   out.end();

@@ -8,6 +8,14 @@ import type { MetricName } from './metric-names.js';
 import type { ResultLine } from './results-file.js';
 import { type StatsRow, statsMetrics } from './stats.js';
 
+/**
+ * A text cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, or a tab or carriage return
+ * first) gets a leading `'`, OWASP's rule for CSV injection: a system named `=HYPERLINK(…)` shows as
+ * text. Numbers are written as numbers.
+ */
+const FORMULA = /^[=+\-@\t\r]/;
+const spreadsheetSafe = { string: (value: string) => (FORMULA.test(value) ? `'${value}` : value) };
+
 /** `results.csv` in the vendor's columns, a row per question and experiment, streamed as they come. */
 export async function writeResultsCsv(
   file: string,
@@ -15,7 +23,7 @@ export async function writeResultsCsv(
   lines: AsyncIterable<ResultLine>,
 ): Promise<void> {
   const columns = ['question', 'gt_answer', 'system_answer', 'source', 'experiment_name', ...metrics];
-  const csv = stringify({ header: true, columns });
+  const csv = stringify({ header: true, columns, cast: spreadsheetSafe });
   const out = createWriteStream(file);
   csv.pipe(out);
   for await (const line of lines) {
@@ -42,7 +50,7 @@ export async function writeStatsCsv(file: string, stats: readonly StatsRow[]): P
       row.experiment_name,
       ...metrics.map((metric) => row.means[metric] ?? ''),
     ]),
-    { header: true, columns: ['source', 'experiment_name', ...metrics] },
+    { header: true, columns: ['source', 'experiment_name', ...metrics], cast: spreadsheetSafe },
   );
   await writeFile(file, text);
 }

@@ -29,8 +29,11 @@ export function retrievalScores(
   retrieved: readonly string[],
   groundTruth: readonly string[],
 ): RetrievalScores {
-  // Each pair is compared once; the metrics below read the matrix.
-  const matches = retrieved.map((chunk) => groundTruth.map((passage) => chunkMatches(chunk, passage)));
+  // Each pair of distinct texts is compared once (the vendor's call passes a text's characters, so the
+  // same ground truth recurs); the metrics below read the matrix.
+  const texts = [...new Set(groundTruth)];
+  const byText = retrieved.map((chunk) => new Map(texts.map((text) => [text, chunkMatches(chunk, text)])));
+  const matches = byText.map((row) => groundTruth.map((passage) => row.get(passage) === true));
   const matched = (i: number, j: number) => matches[i]?.[j] === true;
 
   // Precision, recall, F1: ground truth without duplicates, order ignored.
@@ -71,11 +74,11 @@ export function retrievalScores(
   retrieved.forEach((_, i) => {
     const j = groundTruth.findIndex((passage, k) => !gained.has(passage) && matched(i, k));
     if (j < 0) return;
-    dcg += 1 / Math.log2(i + 2);
+    dcg += 1 / (Math.log(i + 2) / Math.LN2);
     gained.add(groundTruth[j] as string);
   });
   let idcg = 0;
-  for (let i = 0; i < groundTruth.length; i++) idcg += 1 / Math.log2(i + 2);
+  for (let i = 0; i < groundTruth.length; i++) idcg += 1 / (Math.log(i + 2) / Math.LN2);
 
   return {
     context_precision: precision,

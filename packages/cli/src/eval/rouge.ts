@@ -1,3 +1,5 @@
+import { splitWords } from './python-text.js';
+
 /**
  * ROUGE-L as the `rouge` Python package computes it (summary level, its default `exclusive` mode), the
  * one continuous-eval calls: texts are split into sentences at every `.`, sentences into words at
@@ -19,11 +21,8 @@ function sentencesOf(text: string): string[][] {
     .split('.')
     .filter((part) => part.length > 0)
     .map((part) =>
-      part
-        .split(/\s+/)
-        .filter((word) => word !== '')
-        .join(' ')
-        .split(' '),
+      // `" ".join(part.split())` then `.split(" ")`, with Python's white space.
+      splitWords(part).join(' ').split(' '),
     );
 }
 
@@ -51,12 +50,22 @@ function lcsWords(x: readonly string[], y: readonly string[], into: Set<string>)
   }
 }
 
+// Faithfulness scores every sentence of an answer against the same joined context: its split is kept.
+let lastReference: { text: string; references: string[][]; m: number } | undefined;
+
+function referenceOf(text: string): { references: string[][]; m: number } {
+  if (lastReference?.text !== text) {
+    const references = sentencesOf(text);
+    lastReference = { text, references, m: new Set(references.flat()).size };
+  }
+  return lastReference;
+}
+
 /** ROUGE-L of `candidate` against `reference`; undefined where the package raises (a side with no sentence). */
 export function rougeL(candidate: string, reference: string): RougeL | undefined {
   const evaluated = sentencesOf(candidate);
-  const references = sentencesOf(reference);
+  const { references, m } = referenceOf(reference);
   if (evaluated.length === 0 || references.length === 0) return undefined;
-  const m = new Set(references.flat()).size;
   const n = new Set(evaluated.flat()).size;
   const union = new Set<string>();
   for (const ref of references) for (const sentence of evaluated) lcsWords(ref, sentence, union);

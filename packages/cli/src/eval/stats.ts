@@ -12,6 +12,8 @@ export interface StatsRow {
   means: Record<string, number>;
 }
 
+const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /** Running sums per source and experiment: the stats without holding the rows. */
 export class StatsAccumulator {
   private readonly groups = new Map<
@@ -37,14 +39,17 @@ export class StatsAccumulator {
   }
 
   rows(): StatsRow[] {
-    return [...this.groups.values()]
-      .sort((a, b) => a.source.localeCompare(b.source) || a.experiment.localeCompare(b.experiment))
-      .map((group) => ({
-        source: group.source,
-        experiment_name: group.experiment,
-        count: group.count,
-        means: Object.fromEntries([...group.sums].map(([metric, { sum, n }]) => [metric, sum / n])),
-      }));
+    return (
+      [...this.groups.values()]
+        // pandas' groupby order: by code point, not by locale.
+        .sort((a, b) => byCodePoint(a.source, b.source) || byCodePoint(a.experiment, b.experiment))
+        .map((group) => ({
+          source: group.source,
+          experiment_name: group.experiment,
+          count: group.count,
+          means: Object.fromEntries([...group.sums].map(([metric, { sum, n }]) => [metric, sum / n])),
+        }))
+    );
   }
 }
 
@@ -77,7 +82,13 @@ export async function readStats(file: string): Promise<StatsRow[]> {
     throw new UsageError(`${file} is not a stats CSV: ${(error as Error).message}`);
   }
   return records.map((record, i) => {
-    const { source, experiment_name, ...rest } = record;
+    // Our own stats.csv writes a text cell that looks like a formula with a leading `'`.
+    const { source, experiment_name, ...rest } = Object.fromEntries(
+      Object.entries(record).map(([column, value]) => [
+        column,
+        /^'[=+\-@\t\r]/.test(value) ? value.slice(1) : value,
+      ]),
+    ) as Record<string, string>;
     if (source === undefined || experiment_name === undefined) {
       throw new UsageError(`${file}:${i + 2}: a stats CSV needs the columns source and experiment_name.`);
     }
