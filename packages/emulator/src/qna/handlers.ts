@@ -16,8 +16,10 @@ export function listQnaSystems(state: ServiceState, ex: Exchange): void {
   ex.reply.json(200, Object.fromEntries(state.dataset.systems.map((s) => [s.systemId, s.name])));
 }
 
-export function getQnaSystem(state: ServiceState, ex: Exchange): void {
+export async function getQnaSystem(state: ServiceState, ex: Exchange): Promise<void> {
   const { system, retriever } = state.system(ex.params.systemId ?? '');
+  // The dimensions are the models': known once the passages are embedded.
+  await retriever.indexed();
   ex.reply.json(200, {
     uuid: system.systemId,
     name: system.name,
