@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { loadSentenceEncoder, sentenceEncoderInstalled } from './encoder-loader.js';
 import type { EmbeddingModel } from './model.js';
+import { loadVectorTable } from './vector-table.js';
 
 /** A passage is embedded as its titled paragraph and as the paragraph alone; the two are averaged. */
 export const passageTexts = (title: string, text: string) => [`${title}. ${text}`, text];
@@ -17,29 +18,32 @@ const MAX_ENCODED_CHARS = 1000;
 /** The key of a text in the precomputed table: the first 16 hex digits of its SHA-256. */
 export const textKey = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
 
+/** The seeded passages' vectors, by text key; each row is decoded when first asked for. */
 interface Precomputed {
-  dimensions: number;
-  vectors: Map<string, number[]>;
+  vector(key: string): number[] | undefined;
 }
 
 async function loadPrecomputed(): Promise<Precomputed> {
-  const table = await import('../generated/sentence-vectors.js');
-  const keys = table.keys ? table.keys.split(' ') : [];
-  const scales = Buffer.from(table.scales, 'base64');
-  const bytes = Buffer.from(table.vectors, 'base64');
-  const vectors = new Map<string, number[]>();
-  keys.forEach((key, row) => {
-    const scale = scales.readFloatLE(row * 4);
-    const vector = new Array<number>(table.dimensions);
-    for (let c = 0; c < table.dimensions; c++) vector[c] = bytes.readInt8(row * table.dimensions + c) * scale;
-    vectors.set(key, vector);
-  });
-  return { dimensions: table.dimensions, vectors };
+  const { dimensions, rows, scales, matrix } = await loadVectorTable(
+    new URL('../generated/sentence-vectors.bin', import.meta.url),
+  );
+  return {
+    vector(key) {
+      const row = rows.get(key);
+      if (row === undefined) return undefined;
+      const scale = scales.getFloat32(row * 4, true);
+      const start = row * dimensions;
+      const vector = new Array<number>(dimensions);
+      // Signed bytes: the table stores each component as int8.
+      for (let c = 0; c < dimensions; c++) vector[c] = (((matrix[start + c] as number) << 24) >> 24) * scale;
+      return vector;
+    },
+  };
 }
 
 /**
  * The sentence encoder as an embedding model, or undefined when its packages are not installed. The
- * seeded passages' vectors come from src/generated/sentence-vectors.ts (made by
+ * seeded passages' vectors come from src/generated/sentence-vectors.bin (made by
  * scripts/derive-sentence-vectors.mjs with this encoder), read on the first call; other texts
  * (questions, `--data` folders) are embedded by the encoder, whose weights load on the first such text,
  * or at once with `warm` (the first answer then waits for none of it).
@@ -60,7 +64,7 @@ export async function sentenceEncoderModel({ warm = false } = {}): Promise<Embed
     embed: async (texts) => {
       precomputed ??= loadPrecomputed();
       const table = await precomputed;
-      const vectors = texts.map((text) => table.vectors.get(textKey(text)) ?? questions.get(text));
+      const vectors = texts.map((text) => table.vector(textKey(text)) ?? questions.get(text));
       const missing = [...new Set(texts.filter((_, i) => vectors[i] === undefined))];
       if (missing.length === 0) return vectors as number[][];
       const computed = await (await load()).embed(missing.map((text) => text.slice(0, MAX_ENCODED_CHARS)));
