@@ -56,11 +56,15 @@ export async function sentenceEncoderModel({ warm = false } = {}): Promise<Embed
     if (!loaded) throw new Error('The sentence encoder packages are installed but could not be loaded');
     return loaded;
   };
-  if (warm) load().catch(() => undefined);
+  const prepare = () => {
+    load().catch(() => undefined);
+  };
+  if (warm) prepare();
   const questions = new Map<string, number[]>();
   return {
     centre: false,
     passageTexts,
+    prepare,
     embed: async (texts) => {
       precomputed ??= loadPrecomputed();
       const table = await precomputed;

@@ -102,11 +102,14 @@ export class Retriever {
     if (!ranking || ranking.models.length === 0) return retriever;
     retriever.lexicalWeight = ranking.lexicalWeight;
     retriever.answerFloor = ranking.answerFloor;
+    retriever.models = ranking.models.map(({ model }) => model);
     retriever.embedding = () => retriever.embedAll(ranking);
     if (!deferEmbedding) await retriever.indexed();
     return retriever;
   }
 
+  /** The ranking's models, told to get ready as each search starts. */
+  private models: EmbeddingModel[] = [];
   /** Embeds the passages with every model of the ranking, once. */
   private embedding: (() => Promise<void>) | undefined;
   private embedded: Promise<void> | undefined;
@@ -251,6 +254,7 @@ export class Retriever {
     // Enough candidates that demoting repeats cannot bring up a passage left out (see repeats.ts).
     const pool = limit * this.mostCopies;
     const hits: Hit[] = [];
+    for (const model of this.models) model.prepare?.();
     await this.indexed();
     if (this.signals.length === 0) {
       for (const [id, score] of this.lexicalScores(query, false)) {
