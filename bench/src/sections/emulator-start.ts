@@ -23,6 +23,19 @@ interface Case {
 }
 
 const bare: Case = { subject: 'node -e 0', code: '' };
+/**
+ * What the list costs without the emulator: a node:http server answering `{}` and one `fetch` to it in
+ * the same process. On Node 20 the first `fetch` (undici and its WebAssembly HTTP parser) is most of it.
+ */
+const bareHttp: Case = {
+  subject: 'node:http server + one fetch, no emulator',
+  code: `const { createServer } = await import('node:http');
+const s = createServer((q, r) => r.end('{}')).listen(0, '127.0.0.1');
+await new Promise((resolve) => s.once('listening', resolve));
+const r = await fetch('http://127.0.0.1:' + s.address().port + '/');
+await r.arrayBuffer();
+await new Promise((resolve) => s.close(resolve));`,
+};
 const imported: Case = {
   subject: "import('@dataworkz/emulator')",
   code: "await import('@dataworkz/emulator');",
@@ -101,12 +114,13 @@ function runFresh(execPath: string, code: string): Promise<Usage> {
 
 /**
  * Start-up of the emulator in fresh processes, each round running every case once in turn (so a busy
- * moment of the machine falls on all of them): bare `node -e 0`, importing the package,
+ * moment of the machine falls on all of them): bare `node -e 0`, a node:http server with one `fetch`
+ * (what the list costs without the emulator), importing the package,
  * `startEmulator()` with one list and `close()`, `createEmulator()` with one call, and a first semantic
  * search. CPU (user + system), wall time and peak RSS of each process.
  */
 export async function measureEmulatorStart(execPath: string, runs: number): Promise<SectionResult> {
-  const cases = [bare, imported, started, inProcess, firstSearch];
+  const cases = [bare, bareHttp, imported, started, inProcess, firstSearch];
   const samples = new Map(cases.map((c) => [c, [] as Usage[]]));
   // One unrecorded round, so the file system cache is warm for every case.
   for (const c of cases) await runFresh(execPath, c.code);
@@ -136,12 +150,16 @@ export async function measureEmulatorStart(execPath: string, runs: number): Prom
   return {
     measurements: [
       row('fresh process: CPU (user + system)', started, 's', cpu, bare, [{ kind: 'ratio-max', value: 3 }]),
+      row('fresh process: CPU (user + system)', started, 's', cpu, bareHttp),
+      row('fresh process: CPU (user + system)', bareHttp, 's', cpu, bare),
       row('fresh process: CPU (user + system)', imported, 's', cpu, bare),
       row('fresh process: CPU (user + system)', bare, 's', cpu),
       row('fresh process: wall', started, 's', wall, bare),
       row('fresh process: wall', imported, 's', wall, bare),
       row('fresh process: wall', bare, 's', wall),
       row('fresh process: peak RSS', started, 'MiB', rss, bare, [{ kind: 'max', value: 90 }]),
+      row('fresh process: peak RSS', started, 'MiB', rss, bareHttp),
+      row('fresh process: peak RSS', bareHttp, 'MiB', rss, bare),
       row('fresh process: peak RSS', imported, 'MiB', rss, bare),
       row('fresh process: peak RSS', bare, 'MiB', rss),
       row('in process: CPU (user + system)', inProcess, 's', cpu, imported, [
