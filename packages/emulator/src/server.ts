@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import type { Cassette } from './cassette/har.js';
 import type { ConsoleContext, ModeStatus } from './console/handler.js';
 import { type EmulatorControls, withControls } from './controls.js';
-import { loadDataDirectory } from './data/data-directory.js';
 import { sentenceEncoderModel } from './embedding/sentence-encoder.js';
 import type { Answer } from './http/answer.js';
 import { answerClientError } from './http/client-error.js';
@@ -50,6 +49,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     data || imported
       ? async (dataset) => {
           if (data) {
+            const { loadDataDirectory } = await import('./data/data-directory.js');
             const loaded = await loadDataDirectory(data, dataset.account);
             dataset.systems = loaded.replaceSeededSystems
               ? loaded.systems
