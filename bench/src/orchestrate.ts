@@ -8,6 +8,7 @@ import type { SectionRequest } from './section-main.js';
 import { measureCliBatch } from './sections/cli-batch.js';
 import { measureCliEval } from './sections/cli-eval.js';
 import { measureCliStart } from './sections/cli-start.js';
+import { measureEmulatorStart } from './sections/emulator-start.js';
 import { measureImportTimes } from './sections/import-time.js';
 import { measureSizes } from './sections/size.js';
 import { startPrism } from './servers/prism.js';
@@ -25,6 +26,7 @@ export const sectionNames = [
   'mcp',
   'cli',
   'recorder',
+  'emulator-start',
 ] as const;
 export type SectionName = (typeof sectionNames)[number];
 
@@ -174,6 +176,8 @@ export function runSection(
           deployment.url,
         ),
       );
+    case 'emulator-start':
+      return measureEmulatorStart(runtime.execPath, plan.emulatorStartRuns);
     case 'cli':
       return withServer(runtime, 'emulator', async (target) => {
         const start = await measureCliStart(

@@ -53,6 +53,8 @@ export interface Plan {
   readonly mcpCalls: number;
   /** Cold starts of the CLI, each alternating with bare Node. */
   readonly cliRuns: number;
+  /** Fresh processes of each emulator start-up case (run in turn with bare Node each round). */
+  readonly emulatorStartRuns: number;
   /** Questions of each CLI batch throughput run, and of the large run whose memory is measured. */
   readonly cliBatchQuestions: number;
   readonly cliMemoryQuestions: number;
@@ -101,6 +103,7 @@ export const fullPlan: Plan = {
   sizeBrotliQuality: 11,
   mcpCalls: 500,
   cliRuns: 20,
+  emulatorStartRuns: 7,
   cliBatchQuestions: 1_600,
   cliMemoryQuestions: 100_000,
   cliEvalMemoryQuestions: 5_000,
@@ -144,6 +147,7 @@ export const quickPlan: Plan = {
   mcpCalls: 20,
   // One cold start of each command, after its unrecorded warm-up run.
   cliRuns: 1,
+  emulatorStartRuns: 1,
   // Above the rate limit's burst of 10, so the rate-limited runs still wait on the limit (under half a
   // second at 50/s); every question is a CLI request like any other.
   cliBatchQuestions: 32,

@@ -56,8 +56,8 @@ export async function measureStreaming(
       unit: 'events/s',
       samples: rates.get(name) ?? [],
       ...compared(name),
-      // What the wrapper adds over the SDK transport it wraps: at most 5 % of its rate.
-      goals: name.startsWith('@dataworkz/') ? [{ kind: 'ratio-min', value: 0.95 }] : [],
+      // A floor, not a target: the wrapper keeps at least 0.80× the rate of the SDK transport it wraps.
+      goals: name.startsWith('@dataworkz/') ? [{ kind: 'ratio-min', value: 0.8 }] : [],
     });
   }
   for (const name of names) {

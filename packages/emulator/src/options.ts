@@ -54,6 +54,13 @@ export interface EmulatorOptions {
    */
   embed?: EmbedFunction | 'word-vectors' | false | undefined;
   /**
+   * Load the sentence encoder's weights and the passages' vectors while starting (`startEmulator`,
+   * default embedding only), so the first question waits for none of it. Default false: they load on
+   * the first search or answer, and a process that asks none never pays for them (about 1 CPU-s and
+   * 150 MiB).
+   */
+  warmEncoder?: boolean | undefined;
+  /**
    * Serve the web console at `/console` (the emulator's data, a playground, the request log and the
    * faults), on the emulator's own address only. Default false; the command-line emulators turn it on.
    * Only `startEmulator` serves it (an in-process emulator has no address to serve it on).
@@ -107,6 +114,9 @@ export function checkOptions(options: EmulatorOptions): void {
   }
   if (embed !== undefined && embed !== false && embed !== 'word-vectors' && typeof embed !== 'function') {
     throw new TypeError("Option embed must be a function from texts to vectors, 'word-vectors' or false");
+  }
+  if (options.warmEncoder !== undefined && typeof options.warmEncoder !== 'boolean') {
+    throw new TypeError('Option warmEncoder must be a boolean');
   }
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
     throw new TypeError('Option port must be an integer from 0 to 65535');

@@ -3,17 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Cassette } from './cassette/har.js';
-import { loadAssets, packageVersion } from './console/assets.js';
-import { ExchangeLog } from './console/exchange-log.js';
-import {
-  answerConsole,
-  type ConsoleContext,
-  consolePath,
-  isConsolePath,
-  type ModeStatus,
-} from './console/handler.js';
+import type { ConsoleContext, ModeStatus } from './console/handler.js';
 import { type EmulatorControls, withControls } from './controls.js';
-import { loadDataDirectory } from './data/data-directory.js';
 import { sentenceEncoderModel } from './embedding/sentence-encoder.js';
 import type { Answer } from './http/answer.js';
 import { answerClientError } from './http/client-error.js';
@@ -24,11 +15,9 @@ import { writeAnswer } from './http/node-response.js';
 import { resolveLimits } from './limits.js';
 import { utf8 } from './neutral/bytes.js';
 import { checkOptions, type EmulatorOptions } from './options.js';
-import { readCassette } from './record/cassette-file.js';
-import { DriftQueue } from './record/drift-queue.js';
+import type { DriftQueue } from './record/drift-queue.js';
 import type { DriftReport } from './record/drift-report.js';
-import { RecordSession } from './record/session.js';
-import { readStateFolder, writeStateFolder } from './saved-state/folder.js';
+import type { RecordSession } from './record/session.js';
 import { StateFormatError } from './saved-state/snapshot.js';
 import { createService, type DatasetStep, type Service } from './service.js';
 
@@ -53,14 +42,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   checkOptions(options);
   const data = options.data;
   // Read before anything is built: a bad state folder fails the start with the file at fault.
+  // Each mode's modules load only when it is asked for (record, replay, saved state, the console).
   const imported =
     options.import === undefined
       ? undefined
-      : await readStateFolder(options.import, resolveLimits(options.limits));
+      : await (await import('./saved-state/folder.js')).readStateFolder(
+          options.import,
+          resolveLimits(options.limits),
+        );
   const addData: DatasetStep | undefined =
     data || imported
       ? async (dataset) => {
           if (data) {
+            const { loadDataDirectory } = await import('./data/data-directory.js');
             const loaded = await loadDataDirectory(data, dataset.account);
             dataset.systems = loaded.replaceSeededSystems
               ? loaded.systems
@@ -70,14 +64,30 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           if (imported) dataset.systems = imported.systems.map((system) => ({ ...system }));
         }
       : undefined;
-  const exchanges = options.console ? new ExchangeLog(resolveLimits(options.limits)) : undefined;
+  const consoleModules = options.console
+    ? await Promise.all([
+        import('./console/assets.js'),
+        import('./console/exchange-log.js'),
+        import('./console/handler.js'),
+      ])
+    : undefined;
+  const exchanges = consoleModules
+    ? new consoleModules[1].ExchangeLog(resolveLimits(options.limits))
+    : undefined;
   // The sentence encoder leads the default ranking when its optional packages are installed.
-  const encoder = options.embed === undefined ? sentenceEncoderModel() : Promise.resolve(undefined);
+  const encoder =
+    options.embed === undefined
+      ? sentenceEncoderModel({ warm: options.warmEncoder ?? false })
+      : Promise.resolve(undefined);
   // A cassette file is read before anything listens: a bad one fails the start, not the first request.
-  const replay = typeof options.replay === 'string' ? await readCassette(options.replay) : options.replay;
+  const replay =
+    typeof options.replay === 'string'
+      ? await (await import('./record/cassette-file.js')).readCassette(options.replay)
+      : options.replay;
   const exportDir = options.exportOnExit;
   const exportNow = exportDir
-    ? async () => writeStateFolder(exportDir, await service.exportState())
+    ? async () =>
+        (await import('./saved-state/folder.js')).writeStateFolder(exportDir, await service.exportState())
     : undefined;
   // Asked for by a route: a folder the export refuses (a planted link) is the caller's to fix, a 409.
   const exportRoute = exportNow
@@ -94,8 +104,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const service = createService({ ...options, replay }, addData, exchanges, encoder, exportRoute);
   const mode: EmulatorMode = options.record ? 'recording' : replay ? 'replaying' : 'emulating';
   // Read before listening, so the console answers from the first request.
-  const assets = exchanges ? await loadAssets() : undefined;
-  const version = exchanges ? await packageVersion() : '';
+  const assets = consoleModules ? await consoleModules[0].loadAssets() : undefined;
+  const version = consoleModules ? await consoleModules[0].packageVersion() : '';
   await service.ready;
   if (imported) await service.importState(imported);
   const { limits, log } = service;
@@ -106,15 +116,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   ];
   // Loaded only to record: the validator and the spec's copy cost every other start nothing.
   const drift = options.record
-    ? new DriftQueue(new (await import('./record/drift.js')).DriftCheck(), (error) =>
-        log.error('The emulator could not check a response against the spec', error),
+    ? new (await import('./record/drift-queue.js')).DriftQueue(
+        new (await import('./record/drift.js')).DriftCheck(),
+        (error) => log.error('The emulator could not check a response against the spec', error),
       )
     : undefined;
   const recording = options.record
-    ? await RecordSession.start(options.record, options.cassette ?? '', limits.maxBodyBytes, log, drift, {
-        secrets,
-        recordUnreadableBodies: options.recordUnreadableBodies === true,
-      })
+    ? await (await import('./record/session.js')).RecordSession.start(
+        options.record,
+        options.cassette ?? '',
+        limits.maxBodyBytes,
+        log,
+        drift,
+        { secrets, recordUnreadableBodies: options.recordUnreadableBodies === true },
+      )
     : undefined;
   let url = '';
   let consoleContext: ConsoleContext | undefined;
@@ -135,8 +150,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       }
       const headers = headersOf(req);
       const handled =
-        consoleContext && isConsolePath(target.split('?')[0] ?? '')
-          ? answerConsole(consoleContext, req, res, headers)
+        consoleContext && consoleModules?.[2].isConsolePath(target.split('?')[0] ?? '')
+          ? consoleModules[2].answerConsole(consoleContext, req, res, headers)
           : answer(service, url, req, res, target, headers);
       handled.catch((error: unknown) => {
         // Even the failure answer could not be written: end this connection, keep the process.
@@ -154,7 +169,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   url = `http://${host}:${address.port}`;
   service.guard.listening(host, address.port);
   let consoleUrl: string | undefined;
-  if (exchanges && assets) {
+  if (consoleModules && exchanges && assets) {
     consoleContext = {
       service,
       exchanges,
@@ -173,7 +188,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       exportState: exportRoute,
       forward: (req, res, target, headers) => answer(service, url, req, res, target, headers),
     };
-    consoleUrl = `${consoleOrigin(host, address.port, url)}${consolePath}`;
+    consoleUrl = `${consoleOrigin(host, address.port, url)}${consoleModules[2].consolePath}`;
   }
 
   return withControls(service, {

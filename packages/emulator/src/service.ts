@@ -181,6 +181,7 @@ export function createService(
     const state = await ServiceState.create(dataset, {
       embed: options.embed,
       sentenceEncoder: await sentenceEncoder,
+      warm: options.warmEncoder,
     });
     a2a = new A2AServer(
       state,

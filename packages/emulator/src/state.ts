@@ -14,6 +14,8 @@ export interface StateOptions {
   embed?: EmbedFunction | 'word-vectors' | false | undefined;
   /** The sentence encoder, when installed and wanted: it then leads the default ranking. */
   sentenceEncoder?: EmbeddingModel | undefined;
+  /** Embed the passages now (in the background) rather than on the first search. */
+  warm?: boolean | undefined;
 }
 
 /**
@@ -71,8 +73,14 @@ export class ServiceState {
   static async create(dataset: Dataset, options: StateOptions = {}): Promise<ServiceState> {
     const state = new ServiceState(dataset);
     const ranking = rankingOf(options);
+    // The built-in models embed the passages on the first search: a start that never searches never
+    // loads their tables. A custom model embeds them now, so unusable vectors fail the start.
+    const deferEmbedding = typeof options.embed !== 'function';
     for (const system of dataset.systems) {
-      state.knowledge.set(system.systemId, { system, retriever: await Retriever.create(system, ranking) });
+      const retriever = await Retriever.create(system, ranking, { deferEmbedding });
+      // A failure surfaces again, and is answered, on the first search.
+      if (options.warm) retriever.indexed().catch(() => undefined);
+      state.knowledge.set(system.systemId, { system, retriever });
     }
     return state;
   }

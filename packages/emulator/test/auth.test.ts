@@ -120,6 +120,14 @@ describe('authentication', () => {
     expect((await refused(jwksEmu, `Bearer ${await hs256()}`)).status).toBe(401);
   });
 
+  it('refuses to start with a JWKS that is not a key set', async () => {
+    for (const jwks of [{}, { keys: 'k1' }, { keys: [null] }]) {
+      await expect(startEmulator({ apiKeys: ['k'], jwks: jwks as never })).rejects.toThrow(
+        /Option jwks must be a JSON Web Key Set/,
+      );
+    }
+  });
+
   it('refuses Bearer tokens when no secret or JWKS is configured', async () => {
     const plain = await startEmulator({ apiKeys: ['k'] });
     try {

@@ -269,6 +269,12 @@ describe('a custom model that returns unusable vectors', () => {
       /Option embed must be a function/,
     );
   });
+
+  it('refuses a warmEncoder option that is not a boolean', async () => {
+    await expect(startEmulator({ warmEncoder: 'yes' as unknown as boolean })).rejects.toThrow(
+      /Option warmEncoder must be a boolean/,
+    );
+  });
 });
 
 describe('lexical retrieval only', () => {

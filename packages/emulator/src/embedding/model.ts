@@ -17,6 +17,11 @@ export interface EmbeddingModel {
    * Default: the title, then the paragraph, as one text.
    */
   passageTexts?: (title: string, text: string) => string[];
+  /**
+   * Begins loading what embedding a question needs, without waiting: called as a search starts, so the
+   * load runs alongside the passages' indexing instead of after it.
+   */
+  prepare?: () => void;
 }
 
 /**

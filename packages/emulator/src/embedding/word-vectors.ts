@@ -1,4 +1,6 @@
-/** The built-in word vectors, decoded once from the generated module and shared by every system. */
+import { loadVectorTable, type VectorTable } from './vector-table.js';
+
+/** The built-in word vectors, read once from the generated table and shared by every system. */
 export interface WordVectors {
   readonly dimensions: number;
   /** The row of `word`, or undefined when the table lacks it. Rows are in frequency order. */
@@ -11,36 +13,19 @@ export interface WordVectors {
 let loading: Promise<WordVectors> | undefined;
 
 /**
- * Loads the table on first use. A dynamic import keeps its 6 MB out of start-up for users who plug in
- * their own model, and base64 decoding with `atob` works in every runtime (no file system).
+ * Loads the table on first use (a search, or an index built): src/generated/word-vectors.bin, 5 MB read
+ * straight into typed arrays, stays out of start-up and of every process that never searches.
  */
 export function loadWordVectors(): Promise<WordVectors> {
-  loading ??= import('../generated/word-vectors.js').then((table) =>
-    decode(table.words, table.scales, table.vectors, table.dimensions),
-  );
+  loading ??= loadVectorTable(new URL('../generated/word-vectors.bin', import.meta.url)).then(wordVectors);
   return loading;
 }
 
-function bytesOf(base64: string): Uint8Array {
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
-function decode(wordList: string, scaleText: string, matrixText: string, dimensions: number): WordVectors {
-  const words = wordList.split(' ');
-  const rows = new Map<string, number>();
-  words.forEach((word, i) => {
-    rows.set(word, i);
-  });
-  const scaleBytes = bytesOf(scaleText);
-  const scales = new DataView(scaleBytes.buffer, scaleBytes.byteOffset, scaleBytes.byteLength);
-  const matrix = bytesOf(matrixText);
-  const rowBytes = Math.ceil(dimensions / 2);
+function wordVectors(table: VectorTable): WordVectors {
+  const { dimensions, rows, scales, matrix, rowBytes } = table;
   return {
     dimensions,
-    size: words.length,
+    size: rows.size,
     row: (word) => rows.get(word),
     addRow(row, weight, into) {
       const scale = scales.getFloat32(row * 4, true) * weight;

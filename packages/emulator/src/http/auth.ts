@@ -1,12 +1,4 @@
-import {
-  createLocalJWKSet,
-  createRemoteJWKSet,
-  decodeProtectedHeader,
-  errors,
-  type JSONWebKeySet,
-  type JWTVerifyGetKey,
-  jwtVerify,
-} from 'jose';
+import type { JSONWebKeySet, JWTVerifyGetKey } from 'jose';
 import { sameBytes, sha256Bytes } from '../neutral/crypto.js';
 import { HttpError } from './errors.js';
 
@@ -30,7 +22,10 @@ const verdictCacheSize = 256;
 export class Authenticator {
   private readonly keyDigests: Uint8Array[];
   private readonly secret?: Uint8Array;
-  private readonly keySet?: JWTVerifyGetKey;
+  /** The JWKS as given (its URL parsed at once, so a bad one fails the start). */
+  private readonly jwks?: URL | JSONWebKeySet;
+  /** jose and the key set, loaded on the first Bearer token: most emulators only ever see API keys. */
+  private jose?: Promise<{ jose: typeof import('jose'); keySet: JWTVerifyGetKey | undefined }>;
   private readonly requiredClaims: string[];
   // A client sends the same key on every request: hashing it each time is the check's whole cost.
   private readonly keyVerdicts = new Map<string, boolean>();
@@ -39,8 +34,15 @@ export class Authenticator {
     this.keyDigests = options.apiKeys.map(sha256Bytes);
     this.requiredClaims = options.allowJwtWithoutExp ? [] : ['exp'];
     if (options.jwtSecret) this.secret = new TextEncoder().encode(options.jwtSecret);
-    if (typeof options.jwks === 'string') this.keySet = createRemoteJWKSet(new URL(options.jwks));
-    else if (options.jwks) this.keySet = createLocalJWKSet(options.jwks);
+    if (typeof options.jwks === 'string') this.jwks = new URL(options.jwks);
+    else if (options.jwks) {
+      // jose's own test of a key set, done now: jose itself loads only with the first Bearer token.
+      const { keys } = options.jwks as { keys?: unknown };
+      if (!Array.isArray(keys) || !keys.every((key) => key !== null && typeof key === 'object')) {
+        throw new TypeError('Option jwks must be a JSON Web Key Set ({ keys: [...] }) or its URL');
+      }
+      this.jwks = options.jwks;
+    }
   }
 
   async check(header: string | undefined): Promise<void> {
@@ -77,15 +79,21 @@ export class Authenticator {
   }
 
   private async checkJwt(token: string): Promise<void> {
-    if (!this.secret && !this.keySet) {
+    if (!this.secret && !this.jwks) {
       throw unauthorized('Bearer tokens are not accepted: no JWT secret or JWKS is configured');
     }
+    this.jose ??= this.loadJose();
+    const { jose, keySet } = await this.jose;
+    const { errors } = jose;
     try {
-      const { alg } = decodeProtectedHeader(token);
-      if (this.secret && (alg === 'HS256' || !this.keySet)) {
-        await jwtVerify(token, this.secret, { algorithms: ['HS256'], requiredClaims: this.requiredClaims });
-      } else if (this.keySet) {
-        await jwtVerify(token, this.keySet, { requiredClaims: this.requiredClaims });
+      const { alg } = jose.decodeProtectedHeader(token);
+      if (this.secret && (alg === 'HS256' || !keySet)) {
+        await jose.jwtVerify(token, this.secret, {
+          algorithms: ['HS256'],
+          requiredClaims: this.requiredClaims,
+        });
+      } else if (keySet) {
+        await jose.jwtVerify(token, keySet, { requiredClaims: this.requiredClaims });
       }
     } catch (error) {
       // Whatever jose rejects (format, signature, claims, key lookup) is a bad credential, not a crash.
@@ -98,5 +106,13 @@ export class Authenticator {
         throw unauthorized('Access token has no expiry (exp)');
       throw unauthorized('Invalid access token');
     }
+  }
+
+  private async loadJose() {
+    const jose = await import('jose');
+    const { jwks } = this;
+    const keySet =
+      jwks instanceof URL ? jose.createRemoteJWKSet(jwks) : jwks ? jose.createLocalJWKSet(jwks) : undefined;
+    return { jose, keySet };
   }
 }

@@ -1,5 +1,4 @@
 import { own } from '../data/own.js';
-import { contentTypes, documentBytes } from '../documents/render.js';
 import { HttpError } from '../http/errors.js';
 import type { Exchange } from '../http/exchange.js';
 import { parseProperties } from '../http/query.js';
@@ -16,8 +15,10 @@ export function listQnaSystems(state: ServiceState, ex: Exchange): void {
   ex.reply.json(200, Object.fromEntries(state.dataset.systems.map((s) => [s.systemId, s.name])));
 }
 
-export function getQnaSystem(state: ServiceState, ex: Exchange): void {
+export async function getQnaSystem(state: ServiceState, ex: Exchange): Promise<void> {
   const { system, retriever } = state.system(ex.params.systemId ?? '');
+  // The dimensions are the models': known once the passages are embedded.
+  await retriever.indexed();
   ex.reply.json(200, {
     uuid: system.systemId,
     name: system.name,
@@ -130,7 +131,7 @@ export function listQnaFilters(state: ServiceState, ex: Exchange): void {
 }
 
 /** `detail`: `content` (default) the bytes, `text` the extracted text, `metadata` the metadata as JSON. */
-export function getQnaDocument(state: ServiceState, ex: Exchange): void {
+export async function getQnaDocument(state: ServiceState, ex: Exchange): Promise<void> {
   const { system } = state.system(ex.params.systemId ?? '');
   const documentId = ex.query.required('documentId');
   const document = system.documents.find((d) => d.documentId === documentId);
@@ -143,6 +144,8 @@ export function getQnaDocument(state: ServiceState, ex: Exchange): void {
     );
   }
   const detail = ex.query.optional('detail') ?? 'content';
+  // The PDF and Word writers (and fflate) load with the first document asked for, not at start.
+  const { contentTypes, documentBytes } = await import('../documents/render.js');
   if (detail === 'content') {
     ex.reply.send(200, contentTypes[document.format], documentBytes(document), {
       'content-disposition': `inline; filename="${document.documentId}.${document.format}"`,

@@ -87,21 +87,51 @@ export class Retriever {
     },
   });
 
-  /** Indexes the system's paragraphs, embedding each with the ranking's models (none: lexical retrieval only). */
-  static async create(system: QnaSystem, ranking: Ranking | undefined): Promise<Retriever> {
+  /**
+   * Indexes the system's paragraphs, embedding each with the ranking's models (none: lexical retrieval
+   * only). `deferEmbedding`: the passages are embedded on the first search (or `indexed()`) instead, so
+   * a process that never searches never loads the models' tables; the built-in models cannot fail on
+   * them, while a custom model is embedded at once, so its unusable vectors fail the start.
+   */
+  static async create(
+    system: QnaSystem,
+    ranking: Ranking | undefined,
+    { deferEmbedding = false }: { deferEmbedding?: boolean } = {},
+  ): Promise<Retriever> {
     const retriever = new Retriever(system);
     if (!ranking || ranking.models.length === 0) return retriever;
-    for (const { model, weight } of ranking.models) {
-      retriever.signals.push(await retriever.embedPassages(model, weight));
-    }
     retriever.lexicalWeight = ranking.lexicalWeight;
     retriever.answerFloor = ranking.answerFloor;
+    retriever.models = ranking.models.map(({ model }) => model);
+    retriever.embedding = () => retriever.embedAll(ranking);
+    if (!deferEmbedding) await retriever.indexed();
+    return retriever;
+  }
+
+  /** The ranking's models, told to get ready as each search starts. */
+  private models: EmbeddingModel[] = [];
+  /** Embeds the passages with every model of the ranking, once. */
+  private embedding: (() => Promise<void>) | undefined;
+  private embedded: Promise<void> | undefined;
+
+  /** Resolves once the passages are embedded (at once for a retriever that embedded them at creation). */
+  indexed(): Promise<void> {
+    if (this.embedding) {
+      this.embedded = this.embedding();
+      this.embedding = undefined;
+    }
+    return this.embedded ?? Promise.resolve();
+  }
+
+  private async embedAll(ranking: Ranking): Promise<void> {
+    const signals: Signal[] = [];
+    for (const { model, weight } of ranking.models) signals.push(await this.embedPassages(model, weight));
     if (ranking.correctSpelling) {
       const words = await loadWordVectors();
-      retriever.speller = new Speller(retriever.vocabulary, (word) => words.row(word));
+      this.speller = new Speller(this.vocabulary, (word) => words.row(word));
     }
-    retriever.dimensions = retriever.signals[0]?.dimensions ?? 0;
-    return retriever;
+    this.signals = signals;
+    this.dimensions = signals[0]?.dimensions ?? 0;
   }
 
   private async embedPassages(model: EmbeddingModel, weight: number): Promise<Signal> {
@@ -157,7 +187,7 @@ export class Retriever {
     return signal;
   }
 
-  /** Length of the first model's vectors; 0 without a model. */
+  /** Length of the first model's vectors; 0 without a model (and until `indexed()` settles). */
   dimensions = 0;
 
   /** The latest questions' scores (see `blend`), by text; never changed once kept. */
@@ -224,6 +254,8 @@ export class Retriever {
     // Enough candidates that demoting repeats cannot bring up a passage left out (see repeats.ts).
     const pool = limit * this.mostCopies;
     const hits: Hit[] = [];
+    for (const model of this.models) model.prepare?.();
+    await this.indexed();
     if (this.signals.length === 0) {
       for (const [id, score] of this.lexicalScores(query, false)) {
         const passage = this.passages[id];
