@@ -100,9 +100,8 @@ async function experimentsOf(
   const experiments: Experiment[] = [];
   for (const system of resolved) {
     if (llms.length === 0) {
-      const [first] = Object.keys(await client.qna.llmProviders(system.systemId));
-      if (first === undefined) throw new UsageError(`QnA system ${system.name} lists no LLM; name one.`);
-      experiments.push({ name: system.name, systemId: system.systemId, llmProviderId: first });
+      const { llmProviderId } = await client.qna.answeringLlm(system.systemId);
+      experiments.push({ name: system.name, systemId: system.systemId, llmProviderId });
       continue;
     }
     for (const given of llms) {
