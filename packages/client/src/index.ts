@@ -43,6 +43,7 @@ export type { TokenProvider } from './core/token-provider.js';
 export { type DocumentSource, documentIdOf } from './document-id.js';
 export { FilterExpression, type FilterValue, filter } from './filter.js';
 export type { components, operations, paths } from './generated/schema.js';
+export { checkOptionKeys } from './internal/option-checks.js';
 export { type Properties, parseProperties, serializeProperties } from './properties.js';
 export type { Agents, CardOptions, RespondParams } from './resources/agents.js';
 export type { AnswerParams, DocumentParams, Qna, SearchParams } from './resources/qna.js';
