@@ -162,6 +162,15 @@ describe('the documentation site in Chromium', () => {
       await fetch(`${origin}/reference/api/@dataworkz/langchain/classes/DataworkzRetriever`)
     ).text();
     expect(retriever).not.toContain('lc_aliases');
+    // Every HTTP operation: a curl request, a response example and the SDK call that makes it.
+    for (const tag of ['agents', 'qna']) {
+      const http = await (await fetch(`${origin}/reference/http/${tag}`)).text();
+      const operations = http.match(/ · operation <code>/g)?.length ?? 0;
+      expect(operations, tag).toBeGreaterThan(0);
+      expect(http.match(/<strong>Request<\/strong>, with curl/g)?.length, tag).toBe(operations);
+      expect(http.match(/<strong>Response<\/strong> 2/g)?.length, tag).toBe(operations);
+      expect(http.match(/<strong>From the SDK<\/strong>/g)?.length, tag).toBe(operations);
+    }
     expect(retriever).toContain(
       'https://v03.api.js.langchain.com/classes/_langchain_core.retrievers.BaseRetriever.html',
     );
