@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 /** What a project copies from scripts/consumer, beside its own package.json. */
 export const consumerFiles = ['tsconfig.json', 'tsconfig.browser.json', 'src', 'browser'];
 const programs = ['esm.mjs', 'commonjs.cjs'];
-const apiKey = 'consumer-key';
+export const apiKey = 'consumer-key';
 // Bounds on each child, so a hung program or emulator cannot hang CI; a healthy run takes a second.
 const PROGRAM_TIMEOUT_MS = 60_000;
 const EMULATOR_START_TIMEOUT_MS = 30_000;
@@ -52,7 +52,7 @@ export function compileConsumer(project) {
 }
 
 /** Starts the installed emulator's bin on `node`; resolves with its URL and a function that stops it. */
-function startEmulatorBin(project, node) {
+export function startEmulatorBin(project, node) {
   const bin = join(project, 'node_modules', '.bin', 'dataworkz-emulator');
   const child = spawn(node, [bin, '--port', '0', '--api-key', apiKey], {
     cwd: project,

@@ -28,6 +28,23 @@ export function packPublished(destination) {
   });
 }
 
+/**
+ * The two `npm install` commands that put packed tarballs into a project: the libraries as dependencies,
+ * the emulator and the CLI as devDependencies. Every tarball a package depends on is in the same command
+ * (the CLI depends on the emulator; @dataworkz/a2a on the client and context-values of its version), so
+ * npm never looks for an unpublished @dataworkz version in the registry. Getting started prints these,
+ * and CI installs its scratch project with exactly them.
+ * @param {{ name: string, file: string }[]} packed
+ * @returns {string[][]} each command's arguments after `npm`
+ */
+export function installCommands(packed) {
+  const tools = new Set(['@dataworkz/emulator', '@dataworkz/cli']);
+  return [
+    ['install', ...packed.filter((p) => !tools.has(p.name)).map((p) => p.file)],
+    ['install', '--save-dev', ...packed.filter((p) => tools.has(p.name)).map((p) => p.file)],
+  ];
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const destination = join(root, 'packs');
   // Tarballs of earlier versions would be installed alongside the new ones: start from an empty folder.
@@ -38,17 +55,16 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     rmSync(join(destination, file.name));
   }
   const packed = packPublished(destination);
-  const byName = new Map(packed.map((p) => [p.name, p.file]));
-  const runtime = packed.filter((p) => p.name !== '@dataworkz/emulator').map((p) => p.file);
-  const emulator = byName.get('@dataworkz/emulator');
   console.log(`Packed ${packed.length} packages into ${destination}:`);
   for (const { name, file } of packed) console.log(`  ${name.padEnd(26)} ${file}`);
   console.log(`
-To try them in a project of your own, install them together (@dataworkz/a2a needs the client and
-context-values of the same version, which npm then takes from these files, not from the registry):
+To try them in a project of your own, install them with these two commands (each holds every tarball
+its packages depend on: @dataworkz/a2a needs the client and context-values of the same version, the CLI
+needs the emulator, and npm takes them from these files, not from the registry):
 
-  npm install ${runtime.join(' ')}
-  npm install --save-dev ${emulator}
+${installCommands(packed)
+  .map((args) => `  npm ${args.join(' ')}`)
+  .join('\n')}
 
 Then start the emulator with \`npx dataworkz-emulator\` and point the client at it through
 DATAWORKZ_BASE_URL and DATAWORKZ_API_KEY (it prints both).`);

@@ -25,6 +25,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { compileConsumer, copyConsumer, runConsumer } from './consumer-checks.mjs';
+import { checkGettingStarted } from './getting-started-check.mjs';
 import { nodeBinary, nodeVersions } from './node-runtimes.mjs';
 
 /** The Verdaccio release, exact; 6.10 needs Node 22 or later and asks for 24, pinned in node-runtimes.mjs. */
@@ -169,11 +170,14 @@ async function startVerdaccio(dir) {
   throw new Error(`Verdaccio did not answer ${url}-/ping within a minute:\n${output}`);
 }
 
-/** Each published package's registry state and tarball, checked against its package.json in the clone. */
+/**
+ * Each published package's registry state and tarball, checked against its package.json in the clone;
+ * resolves with `{ name, file }` per package, the tarballs as the registry serves them.
+ */
 async function checkPublished(packages, npmEnv, missingChangelogs) {
   const packs = join(scratch, 'packs');
   mkdirSync(packs, { recursive: true });
-  await Promise.all(
+  return Promise.all(
     packages.map(async ({ name, dir, version }) => {
       const view = JSON.parse(
         (
@@ -227,6 +231,7 @@ async function checkPublished(packages, npmEnv, missingChangelogs) {
           }
         }
       }
+      return { name, file: join(packs, packed.filename) };
     }),
   );
 }
@@ -427,8 +432,9 @@ async function main() {
     return `built (dist/ removed first) and published ${packages.length} packages; ${tags().length} git tags in the clone`;
   });
 
+  let packed = [];
   await step('registry checks', async () => {
-    await checkPublished(packages, npmEnv, missingChangelogs);
+    packed = await checkPublished(packages, npmEnv, missingChangelogs);
     return `${packages.map(({ name, version }) => `${name.replace('@dataworkz/', '')}@${version}`).join(', ')}; no workspace:/catalog: range`;
   });
 
@@ -450,6 +456,18 @@ async function main() {
     }
     if (tags().length !== tagsBefore) problems.push('the second pnpm release created git tags');
     return 'exit 0, nothing published, no new tag';
+  });
+
+  // Getting started as a newcomer follows it: the box's project, the tarballs installed with the lines
+  // `pnpm pack:all` prints, the page's snippets compiled and run (scripts/getting-started-check.mjs).
+  await step('getting started from the packs', async () => {
+    const found = await checkGettingStarted(
+      join(clone, 'apps', 'docs', 'getting-started.md'),
+      packed,
+      join(scratch, 'getting-started'),
+    );
+    problems.push(...found);
+    return found.length === 0 ? "the box's project, the printed install lines, tsc and tsx ran" : 'FAILED';
   });
 
   // A user's project: scripts/consumer's tsconfig and programs (from the clone), the packages by name.

@@ -36,7 +36,28 @@ export default defineConfig({
       { text: 'Explanation', link: '/explanation/architecture' },
     ],
     sidebar,
-    search: { provider: 'local' },
+    // A concept's guide before the reference entries that share its words ("retry" → the errors guide,
+    // not `retryAfterMs()`): a section's title weighs more than its text, and each page kind has a
+    // weight of its own. The function is sent to the page as its source text, so it names no variable
+    // from here.
+    search: {
+      provider: 'local',
+      options: {
+        miniSearch: {
+          searchOptions: {
+            boost: { title: 8, titles: 2, text: 2 },
+            // Getting started, then the guides (a page's opening section most), then the explanations;
+            // the reference's many small sections last.
+            boostDocument: (id: string, _term: string, stored?: Record<string, unknown>) => {
+              if (id.includes('/reference/')) return 0.1;
+              if (id.includes('/explanation/')) return 0.5;
+              const kind = id.includes('/getting-started') ? 2 : id.includes('/guides/') ? 1.5 : 1;
+              return (stored?.titles as unknown[] | undefined)?.length === 0 ? kind * 2 : kind;
+            },
+          },
+        },
+      },
+    },
     outline: [2, 3],
     footer: { message: 'MIT licensed.' },
   },

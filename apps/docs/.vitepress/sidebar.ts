@@ -55,7 +55,7 @@ const guides: DefaultTheme.SidebarItem[] = [
       { text: 'List and ask', link: '/guides/agents/list-and-ask' },
       { text: 'Stream a run', link: '/guides/agents/streaming' },
       { text: 'Task updates', link: '/guides/agents/task-updates' },
-      { text: 'Questions back (input-required)', link: '/guides/agents/input-required' },
+      { text: 'Questions the agent asks back', link: '/guides/agents/input-required' },
       { text: 'Resume after a dropped connection', link: '/guides/agents/resume' },
       { text: 'A2A v1.0', link: '/guides/agents/a2a-v1' },
       { text: 'Context values', link: '/guides/agents/context-values' },

@@ -50,6 +50,89 @@ function propertiesTable(schema, from) {
   return `| field | type | required | description |\n| --- | --- | --- | --- |\n${rows.join('\n')}\n`;
 }
 
+/**
+ * The SDK call that makes each operation (the spec has no word of the SDK): an operation missing here
+ * fails the build, so a new one cannot reach the reference without it.
+ */
+const sdkCalls = {
+  listAgents: 'await dw.agents.list();',
+  respondToAgent: "await dw.agents.respond(agentId, { userText: 'Where is order 1001?', llmProviderId });",
+  listAgentLlmProviders: 'await dw.agents.llmProviders();',
+  getAgentCardLegacy: 'await dw.agents.card(agentId, { legacy: true });',
+  getAgentCard: 'await dw.agents.card(agentId);',
+  streamAgent:
+    "import { streamAgent } from '@dataworkz/a2a';\n\nconst run = streamAgent(dw, agentId, { text: 'Where is order 1001?' });\nawait run.finalAnswer();",
+  listQnaSystems: 'await dw.qna.list();',
+  getQnaSystem: 'await dw.qna.get(systemId);',
+  listQnaLlmProviders: 'await dw.qna.llmProviders(systemId);',
+  searchQnaSystem: "await dw.qna.search(systemId, { query: 'reset password' });",
+  searchQnaSystemWithHistory:
+    "await dw.qna.search(systemId, { query: 'and for admins?', conversationHistory: [{ by: 'USER', text: 'How do I reset my password?' }] });",
+  answerQnaQuestion:
+    "await dw.qna.answer(systemId, { questionText: 'How do I reset my password?', llmProviderId });",
+  answerQnaQuestionWithHistory:
+    "await dw.qna.answer(systemId, { questionText: 'And for admins?', llmProviderId, conversationHistory: [{ by: 'USER', text: 'How do I reset my password?' }] });",
+  listQnaFilters: 'await dw.qna.filters(systemId);',
+  getQnaDocument: 'await dw.qna.document(systemId, documentId);',
+  listQnaQuestionHistory: 'await dw.qna.history(systemId);',
+  getQnaQuestion: 'await dw.qna.question(systemId, questionId);',
+};
+
+/** A value shaped by a schema: its own example where the spec gives one, else one per type. */
+function exampleOf(schema, depth = 0) {
+  const s = resolve(schema);
+  if (s === undefined || depth > 6) return null;
+  if (s.example !== undefined) return s.example;
+  if (s.examples?.length) return s.examples[0];
+  if (s.const !== undefined) return s.const;
+  if (s.enum) return s.enum[0];
+  if (s.allOf) return Object.assign({}, ...s.allOf.map((part) => exampleOf(part, depth + 1)));
+  for (const key of ['oneOf', 'anyOf']) if (s[key]) return exampleOf(s[key][0], depth + 1);
+  const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
+  if (type === 'array') return [exampleOf(s.items, depth + 1)];
+  if (type === 'object' || s.properties || s.additionalProperties) {
+    const value = {};
+    for (const [name, prop] of Object.entries(s.properties ?? {})) value[name] = exampleOf(prop, depth + 1);
+    if (s.additionalProperties && typeof s.additionalProperties === 'object' && !s.properties)
+      value.key = exampleOf(s.additionalProperties, depth + 1);
+    return value;
+  }
+  if (type === 'integer' || type === 'number') return 0;
+  if (type === 'boolean') return true;
+  return s.format ? `<${s.format}>` : 'string';
+}
+
+/** The operation as a curl command against DATAWORKZ_BASE_URL, with an API key. */
+function curlOf(path, method, op) {
+  const params = (op.parameters ?? []).map(resolve);
+  const shell = (name) => `$${name.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}`;
+  let url = path.replace(/\{([^}]+)\}/g, (_, name) => shell(name));
+  const query = params
+    .filter((p) => p.in === 'query' && p.required)
+    .map((p) => `${p.name}=${p.example ?? p.schema?.example ?? shell(p.name)}`);
+  if (query.length > 0) url += `?${query.join('&')}`;
+  const lines = [`curl${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} "$DATAWORKZ_BASE_URL${url}"`];
+  lines.push('  -H "Authorization: SSWS $DATAWORKZ_API_KEY"');
+  const json = resolve(op.requestBody)?.content?.['application/json'];
+  if (json) {
+    lines.push("  -H 'content-type: application/json'");
+    lines.push(`  -d '${JSON.stringify(json.example ?? exampleOf(json.schema))}'`);
+  }
+  return lines.join(' \\\n');
+}
+
+/** The first 2xx response's example: the spec's own, or one shaped by its schema. */
+function responseExample(op) {
+  const [status, raw] = Object.entries(op.responses ?? {}).find(([code]) => code.startsWith('2')) ?? [];
+  const content = resolve(raw)?.content ?? {};
+  const [type, media] = Object.entries(content)[0] ?? [];
+  if (media === undefined) return undefined;
+  const given = media.example ?? Object.values(media.examples ?? {})[0]?.value;
+  const value = given ?? exampleOf(media.schema);
+  const text = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+  return { status, type, text, given: given !== undefined };
+}
+
 function operationSection(path, method, op) {
   const lines = [`## ${op.summary ?? op.operationId} {#${anchor(op.operationId)}}`, ''];
   lines.push(
@@ -83,6 +166,30 @@ function operationSection(path, method, op) {
     lines.push(`| ${status} | ${cell(response.description)} | ${content} |`);
   }
   lines.push('');
+  const sdk = sdkCalls[op.operationId];
+  if (sdk === undefined)
+    throw new Error(`http-reference: no SDK call for ${op.operationId}: add it to sdkCalls`);
+  lines.push('**Request**, with curl:', '', '```sh', curlOf(path, method, op), '```', '');
+  const example = responseExample(op);
+  if (example) {
+    const lang = example.type.includes('json') ? 'json' : 'text';
+    lines.push(
+      `**Response** ${example.status} (\`${example.type}\`), ${example.given ? 'the example the spec gives' : "shaped by the spec's schema"}:`,
+      '',
+      `\`\`\`${lang}`,
+      example.text,
+      '```',
+      '',
+    );
+  }
+  lines.push(
+    '**From the SDK** (`dw` is a `new Dataworkz()`; see [the TypeScript API](/reference/api/)):',
+    '',
+    '```js',
+    sdk,
+    '```',
+    '',
+  );
   return lines.join('\n');
 }
 

@@ -6,9 +6,12 @@
 
 import { ArrayType, Comment, Converter, ReferenceType, ReflectionKind } from 'typedoc';
 import ts from 'typescript';
+import { externalReference, namedReturnTypes, removeInlineDeclarations } from './typedoc-named-types.mjs';
 
 /** @param {import('typedoc').Application} app */
 export function load(app) {
+  namedReturnTypes(app);
+  externalReference(app);
   /** @type {Map<import('typedoc').Reflection, string>} */
   const schemaDescriptions = new Map();
   /** The type documenting each schema, by the schema's name. @type {Map<string, import('typedoc').Reflection>} */
@@ -61,19 +64,6 @@ export function load(app) {
     fields.clear();
     typeOfSchema.clear();
   });
-}
-
-/**
- * Removes from the project the declarations of the object types written inline in `type`.
- * @param {import('typedoc').ProjectReflection} project
- * @param {import('typedoc').SomeType | undefined} type
- */
-function removeInlineDeclarations(project, type) {
-  if (type?.type === 'reflection') project.removeReflection(type.declaration);
-  else if (type?.type === 'array') removeInlineDeclarations(project, type.elementType);
-  else if (type?.type === 'union' || type?.type === 'intersection') {
-    for (const member of type.types) removeInlineDeclarations(project, member);
-  }
 }
 
 /**

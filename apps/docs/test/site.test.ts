@@ -73,6 +73,33 @@ describe('the documentation site in Chromium', () => {
     await page.close();
   });
 
+  // A concept's words find the guide that explains it first, before reference entries that share them.
+  const searches: [query: string, guide: RegExp][] = [
+    ['retry', /\/guides\/errors(#|$)/],
+    ['resume', /\/guides\/agents\/resume(#|$)/],
+    ['timeout', /\/guides\/errors(#|$)/],
+    ['api key', /\/guides\/auth(#|$)/],
+    ['test offline', /\/guides\/testing\//],
+    ['langchain', /\/guides\/langchain(#|$)/],
+    ['rate limit', /\/guides\/(errors|testing\/faults)(#|$)/],
+    ['context values', /\/guides\/agents\/context-values(#|$)/],
+    ['record', /\/guides\/testing\/record-replay(#|$)/],
+    ['ask back question', /\/guides\/agents\/input-required(#|$)/],
+    ['DATAWORKZ_BASE_URL', /\/getting-started(#|$)/],
+  ];
+  it.each(searches)('"%s" finds its guide first', async (query, guide) => {
+    const { page, errors } = await open('/');
+    await page.locator('.VPNavBarSearch button').click();
+    await page.locator('#localsearch-input').fill(query);
+    const first = page.locator('.VPLocalSearchBox .results a').first();
+    await expect.poll(() => first.getAttribute('href')).toMatch(guide);
+    if (query === 'retry' || query === 'ask back question') {
+      await page.screenshot({ path: `${shots}search-${query.replaceAll(' ', '-')}.png` });
+    }
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('renders a guide and the TypeScript API reference', async () => {
     const guide = await open('/guides/qna/search-and-answers');
     expect((await guide.page.locator('.vp-doc h1').textContent()) ?? '').not.toBe('');
@@ -109,6 +136,44 @@ describe('the documentation site in Chromium', () => {
       await fetch(`${origin}/reference/api/@dataworkz/client/index/classes/Dataworkz`)
     ).text();
     expect(html.length).toBeLessThan(100_000);
+  });
+
+  it("names the types the client's methods return, and leaves a framework's inherited members to its reference", async () => {
+    const qna = await open('/reference/api/@dataworkz/client/index/interfaces/Qna');
+    const text = (await qna.page.locator('.vp-doc').textContent()) ?? '';
+    expect(text).toContain('APIPromise<AnswerResponse>');
+    expect(text).toContain('APIPromise<SearchResponse>');
+    expect(text).not.toContain('object & object');
+    // The result's type links to its own page.
+    const link = qna.page.locator('.vp-doc a', { hasText: /^AnswerResponse$/ }).first();
+    expect(await link.getAttribute('href')).toMatch(/(^\.\/|interfaces\/)AnswerResponse$/);
+    await qna.page.screenshot({ path: `${shots}api-qna.png` });
+    expect(qna.errors).toEqual([]);
+    await qna.page.close();
+
+    const client = await (
+      await fetch(`${origin}/reference/api/@dataworkz/client/index/classes/Dataworkz`)
+    ).text();
+    for (const property of ['qna', 'agents']) {
+      const row = new RegExp(`id="property-${property}"[\\s\\S]*?</tr>`).exec(client)?.[0] ?? '';
+      expect(row, property).toMatch(/<td>[^<-][^<]{20,}/);
+    }
+    const retriever = await (
+      await fetch(`${origin}/reference/api/@dataworkz/langchain/classes/DataworkzRetriever`)
+    ).text();
+    expect(retriever).not.toContain('lc_aliases');
+    // Every HTTP operation: a curl request, a response example and the SDK call that makes it.
+    for (const tag of ['agents', 'qna']) {
+      const http = await (await fetch(`${origin}/reference/http/${tag}`)).text();
+      const operations = http.match(/ · operation <code>/g)?.length ?? 0;
+      expect(operations, tag).toBeGreaterThan(0);
+      expect(http.match(/<strong>Request<\/strong>, with curl/g)?.length, tag).toBe(operations);
+      expect(http.match(/<strong>Response<\/strong> 2/g)?.length, tag).toBe(operations);
+      expect(http.match(/<strong>From the SDK<\/strong>/g)?.length, tag).toBe(operations);
+    }
+    expect(retriever).toContain(
+      'https://v03.api.js.langchain.com/classes/_langchain_core.retrievers.BaseRetriever.html',
+    );
   });
 
   it('draws a mermaid diagram in the page', async () => {

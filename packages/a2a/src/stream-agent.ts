@@ -1,4 +1,5 @@
 import {
+  checkOptionKeys,
   type Dataworkz,
   excerpt,
   InvalidParameterError,
@@ -68,6 +69,28 @@ export interface StreamAgentOptions {
   protocol?: A2AProtocol | undefined;
 }
 
+/** Every key of StreamAgentOptions: the compiler fails here when the interface gains one. */
+const streamAgentOptionKeys = Object.keys({
+  text: true,
+  parts: true,
+  llmId: true,
+  properties: true,
+  contextValues: true,
+  extensionUri: true,
+  extensions: true,
+  contextId: true,
+  taskId: true,
+  messageId: true,
+  metadata: true,
+  signal: true,
+  headersTimeoutMs: true,
+  idleTimeoutMs: true,
+  timeout: true,
+  maxEventBytes: true,
+  resume: true,
+  protocol: true,
+} satisfies Record<keyof StreamAgentOptions, true>);
+
 function checked(name: string, value: number | undefined, positive: boolean): number | undefined {
   if (value === undefined || (typeof value === 'number' && (positive ? value > 0 : value >= 0))) return value;
   const what = positive ? 'a positive number of milliseconds' : 'a non-negative number';
@@ -85,6 +108,8 @@ function checked(name: string, value: number | undefined, positive: boolean): nu
  * ```
  */
 export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgentOptions): AgentRun {
+  // A stray key (a misspelt option, a whole result spread in) is refused, not ignored.
+  checkOptionKeys(options, streamAgentOptionKeys, 'streamAgent');
   const query = { llmId: options.llmId, properties: serializeProperties(options.properties) };
   const agent = new AgentLink(dw, agentId, options.protocol, query);
   optionalId('llmId', options.llmId);

@@ -1,12 +1,19 @@
 import type { Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import { JsonRpcTransport } from '@a2a-js/sdk/client';
-import { type AgentEvent, getAgentCard, NoLlmError, streamAgent } from '@dataworkz/a2a';
+import {
+  type AgentEvent,
+  getAgentCard,
+  NoLlmError,
+  type StreamAgentOptions,
+  streamAgent,
+} from '@dataworkz/a2a';
 import {
   APIUserAbortError,
   AuthenticationError,
   BadRequestError,
   Dataworkz,
   InternalServerError,
+  InvalidParameterError,
   NotFoundError,
   RateLimitError,
 } from '@dataworkz/client';
@@ -105,6 +112,24 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
       expect(next.contextId).toBe(first.contextId);
       expect(next.state).toBe('completed');
       expect(next.answer).toMatch(/1003/);
+    });
+
+    it('refuses an unknown option key at once, naming it: a whole result spread in is not sent', async () => {
+      const first = await streamAgent(dw, orderStatus, { text: 'Where is order 1001?' }).finalAnswer();
+      // What plain JavaScript (or a cast) lets through: the earlier turn's result spread into the options.
+      const options = { ...first, text: 'And order 1002?' } as StreamAgentOptions;
+      let error: unknown;
+      try {
+        streamAgent(dw, orderStatus, options);
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(error).toBeInstanceOf(InvalidParameterError);
+      const unknown = Object.keys(first).find((key) => !['contextId', 'taskId'].includes(key));
+      expect((error as InvalidParameterError).parameter).toBe(unknown);
+      expect((error as Error).message).toMatch(
+        new RegExp(`^streamAgent has no option "${unknown}"; its options are text, parts, llmId, `),
+      );
     });
 
     it('closes the connection when the loop breaks, or the run is aborted, while the agent is still working', async () => {

@@ -91,7 +91,9 @@ const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 export class Dataworkz {
   /** The base address, without a trailing slash. */
   readonly baseUrl: string;
+  /** Agents: list them, resolve one by name, read its A2A card and LLMs (runs stream through `@dataworkz/a2a`). */
   readonly agents: Agents;
+  /** QnA systems: list them, search, answer, read documents, filters and question history. */
   readonly qna: Qna;
   /**
    * The typed openapi-fetch client underneath, for calls the methods do not cover. It sends the

@@ -51,6 +51,7 @@ export {
 } from './filter.js';
 export { type FiltersSchemaZod, filtersSchema } from './filter-schema.js';
 export type { components, operations, paths } from './generated/schema.js';
+export { checkOptionKeys } from './internal/option-checks.js';
 export { type Passage, passageOf } from './passage.js';
 export { type Properties, parseProperties, serializeProperties } from './properties.js';
 export { resolveOnce } from './resolve-once.js';

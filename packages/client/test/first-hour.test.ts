@@ -9,6 +9,7 @@ import Dataworkz, {
   documentIdOf,
   InvalidParameterError,
   QueryFailedError,
+  type RequestOptions,
   type SearchResultItem,
 } from '@dataworkz/client';
 import { type Emulator, startEmulator } from '@dataworkz/emulator';
@@ -105,6 +106,34 @@ describe('from a search result to its document', () => {
     expect(error).toBeInstanceOf(InvalidParameterError);
     expect((error as InvalidParameterError).parameter).toBe('documentId');
     expect(server.requests.length).toBe(before);
+  });
+});
+
+describe("a call's options", () => {
+  it('an unknown key is an InvalidParameterError naming it and the options there are; nothing is sent', async () => {
+    const before = server.requests.length;
+    const local = new Dataworkz({ baseUrl: server.url, apiKey: 'k' });
+    // A misspelt option, as plain JavaScript (or a spread of a wider object) passes it.
+    const options = { timout: 5 } as RequestOptions;
+    const error = await local.qna
+      .answer('s', { questionText: 'q', llmProviderId: 'l' }, options)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidParameterError);
+    expect((error as InvalidParameterError).parameter).toBe('timout');
+    expect((error as Error).message).toBe(
+      'qna.answer has no option "timout"; its options are signal, timeout, headers, maxRetries, maxResponseBytes, onResponse, onRetry.',
+    );
+    expect(server.requests.length).toBe(before);
+  });
+
+  it("a method's own options (card's legacy, resolve's within) are still taken", async () => {
+    const [agent] = await dw.agents.list({ timeout: 5_000 });
+    if (agent === undefined) throw new Error('the emulator lists no agent');
+    expect((await dw.agents.card(agent.agentId, { legacy: true, timeout: 5_000 })).name).toBe(agent.name);
+    const [id] = Object.keys(await dw.qna.list());
+    expect((await dw.qna.resolve(id as string, { within: [id as string], timeout: 5_000 })).systemId).toBe(
+      id,
+    );
   });
 });
 

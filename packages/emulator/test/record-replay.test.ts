@@ -239,8 +239,23 @@ describe('replay mode, with the deployment stopped', () => {
       body: streamRequest('Where is order 1001?'),
     });
     expect(stream.status).toBe(404);
-    expect(((await stream.json()) as { message: string }).message).toContain('it differs in body');
+    // The first member that differs is named: the JSON-RPC id each request makes up.
+    expect(((await stream.json()) as { message: string }).message).toContain('(it differs in body at id)');
     await Promise.all([emu.close(), strict.close()]);
+  });
+
+  it('a replay miss names the first JSON path where the bodies differ', async () => {
+    const emu = createEmulator({ replay: await cassette(), replaySpeed: 0, apiKeys: [realKey] });
+    const stream = await emu.fetch(`https://dw.example/api/agents/v1/a2a/${agentId}/stream`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: streamRequest('Where is order 1002?'),
+    });
+    expect(stream.status).toBe(404);
+    expect(((await stream.json()) as { message: string }).message).toContain(
+      '(it differs in body at params.message.parts[0].text)',
+    );
+    await emu.close();
   });
 
   it('refuses a file that is not a cassette with a CassetteError', async () => {

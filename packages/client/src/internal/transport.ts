@@ -117,7 +117,7 @@ export class Transport implements Exchange {
     plan: CallPlan = DEFAULT_PLAN,
   ): Promise<WithResponse<T>> {
     // The client's own values were checked when it was made; only a call's overrides need it.
-    if (options !== NO_OPTIONS) checkCallOptions(options);
+    if (options !== NO_OPTIONS) checkCallOptions(options, operation);
     const timeout = options.timeout ?? this.config.timeout;
     const site: CallSite = {
       operation,

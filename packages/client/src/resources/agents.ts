@@ -155,12 +155,13 @@ export class Agents extends APIResource {
 
   /** The agent's A2A card (`.well-known/agent-card.json`, or `agent.json` with `legacy: true`). */
   card(agentId: string, options?: CardOptions): APIPromise<AgentCard> {
+    const { legacy, ...request } = options ?? {};
     return this._call(
       'agents.card',
-      options,
+      request,
       () => {
         const path = { agentId: requireId('agentId', agentId) };
-        return options?.legacy === true
+        return legacy === true
           ? { method: 'GET', path: '/api/agents/v1/a2a/{agentId}/.well-known/agent.json', params: { path } }
           : {
               method: 'GET',

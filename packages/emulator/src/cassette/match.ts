@@ -79,7 +79,8 @@ export class CassetteMatcher {
       const same = left.length === right.length && left.every((v, i) => sameRedacted(v, right[i] ?? ''));
       if (!same) out.push(`query ${name}`);
     }
-    if (!sameBody(a.body, b.body, this.ignored)) out.push('body');
+    const body = bodyDifference(a.body, b.body, this.ignored);
+    if (body !== undefined) out.push(body === '' ? 'body' : `body at ${body}`);
     return out;
   }
 }
@@ -120,12 +121,16 @@ function decode(text: string): string {
   }
 }
 
-function sameBody(a: string, b: string, ignored: readonly string[]): boolean {
-  if (a === b) return true;
+/**
+ * Where two bodies differ: undefined when they match, '' when they differ as a whole (not JSON, or
+ * different at the top), else the first JSON path that differs (`params.message.parts[0].text`).
+ */
+function bodyDifference(a: string, b: string, ignored: readonly string[]): string | undefined {
+  if (a === b) return undefined;
   const left = parseJson(a);
   const right = parseJson(b);
-  if (left === undefined || right === undefined) return a.trim() === b.trim();
-  return equalJson(left, right, '', ignored);
+  if (left === undefined || right === undefined) return a.trim() === b.trim() ? undefined : '';
+  return jsonDifference(left, right, '', '', ignored);
 }
 
 function parseJson(text: string): unknown {
@@ -159,24 +164,44 @@ function sameRedacted(sent: string, recorded: string): boolean {
   return sent.length - last.length >= at + 1;
 }
 
-function equalJson(a: unknown, b: unknown, at: string, ignored: readonly string[]): boolean {
-  if (ignored.includes(at)) return true;
+/**
+ * The first path where `a` and `b` differ, or undefined. `at` is the dotted path the ignored names
+ * use (array items share their array's); `shown` the same path with each item's index.
+ */
+function jsonDifference(
+  a: unknown,
+  b: unknown,
+  at: string,
+  shown: string,
+  ignored: readonly string[],
+): string | undefined {
+  if (ignored.includes(at)) return undefined;
   // A secret-named member was redacted whole on recording: any value the caller sends now stands for it.
-  if (b === redacted && a !== undefined && a !== null) return true;
-  if (typeof a === 'string' && typeof b === 'string') return sameRedacted(a, b);
+  if (b === redacted && a !== undefined && a !== null) return undefined;
+  if (typeof a === 'string' && typeof b === 'string') return sameRedacted(a, b) ? undefined : shown;
   if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((item, i) => equalJson(item, b[i], at, ignored));
+    if (!Array.isArray(a) || !Array.isArray(b)) return shown;
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+      // An item only one side has differs at its index.
+      if (i >= a.length || i >= b.length) return `${shown}[${i}]`;
+      const found = jsonDifference(a[i], b[i], at, `${shown}[${i}]`, ignored);
+      if (found !== undefined) return found;
+    }
+    return undefined;
   }
   if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
     const names = new Set([...Object.keys(a), ...Object.keys(b)]);
     for (const name of names) {
-      const path = at === '' ? name : `${at}.${name}`;
-      const left = (a as Record<string, unknown>)[name];
-      const right = (b as Record<string, unknown>)[name];
-      if (!equalJson(left, right, path, ignored)) return false;
+      const found = jsonDifference(
+        (a as Record<string, unknown>)[name],
+        (b as Record<string, unknown>)[name],
+        at === '' ? name : `${at}.${name}`,
+        shown === '' ? name : `${shown}.${name}`,
+        ignored,
+      );
+      if (found !== undefined) return found;
     }
-    return true;
+    return undefined;
   }
-  return a === b;
+  return a === b ? undefined : shown;
 }
