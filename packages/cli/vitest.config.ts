@@ -7,6 +7,7 @@ export default defineConfig({
   test: {
     ...sharedTestOptions,
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/temp-root.ts'],
     exclude: ['test/**/*.browser.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
