@@ -25,7 +25,6 @@ import { type Limits, resolveLimits } from './limits.js';
 import { type Log, toLog } from './logger.js';
 import { fromUtf8 } from './neutral/bytes.js';
 import { randomToken } from './neutral/crypto.js';
-import { unref } from './neutral/timers.js';
 import type { EmulatorOptions } from './options.js';
 import {
   answerQnaQuestion,
@@ -443,11 +442,14 @@ function operationsFor(
   };
 }
 
-/** Waits `ms`, or less if the exchange ends first. */
+/**
+ * Waits `ms`, or less if the exchange ends first. The timer holds the process open, as a request in
+ * flight to a slow server does: through `createEmulator().fetch` nothing else may (the client's own
+ * time-out timer does not), and the process would end with the call unsettled.
+ */
 function delay(ms: number, closing: Closing): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    unref(timer);
     closing.on(() => {
       clearTimeout(timer);
       resolve();
