@@ -75,6 +75,33 @@ describe('outputs a person opens', () => {
     expect(run.stderr).not.toContain('answer_similarity');
   });
 
+  it('qna eval: a text cell that is only a number, as FinanceBench has, stays as it is', async () => {
+    emu = await startEmulator({ port: 0 });
+    const dir = mkdtempSync(join(tmpdir(), 'dataworkz-inert-'));
+    const golden = join(dir, 'financebench.csv');
+    // Rows in the form of the vendor's FinanceBench file, whose answers include `-0.02` and `-3.7`.
+    writeFileSync(
+      golden,
+      [
+        'query_id,question,gt_answer,gt_context,source',
+        `q1,What is the quick ratio change?,-0.02,"['Refunds are issued within 5 business days.']",finance_bench`,
+        `q2,What is the margin change?,+1.5e3,"['Refunds are issued within 5 business days.']",finance_bench`,
+        `q3,What is the formula?,-1+2,"['Refunds are issued within 5 business days.']",finance_bench`,
+        '',
+      ].join('\n'),
+    );
+    const out = join(dir, 'out');
+    const run = await runInProcess(
+      ['qna', 'eval', golden, '--as-vendor', '--system', supportKb.name, '--out', out],
+      cliEnv(emu),
+    );
+    expect(run.code).toBe(0);
+    const results: Record<string, string>[] = parse(readFileSync(join(out, 'results.csv'), 'utf8'), {
+      columns: true,
+    });
+    expect(results.map((row) => row.gt_answer)).toEqual(['-0.02', '+1.5e3', "'-1+2"]);
+  });
+
   it('qna ask: an answer and sources carrying escape sequences print inert', async () => {
     emu = await startEmulator({ port: 0 });
     emu.faults.add({

@@ -11,10 +11,14 @@ import { type StatsRow, statsMetrics } from './stats.js';
 /**
  * A text cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, or a tab or carriage return
  * first) gets a leading `'`, OWASP's rule for CSV injection: a system named `=HYPERLINK(…)` shows as
- * text. Numbers are written as numbers.
+ * text. Numbers are written as numbers, and so is text that is only a number: FinanceBench's
+ * `gt_answer` `-0.02` is no formula, and the vendor's harness writes it as it is.
  */
 const FORMULA = /^[=+\-@\t\r]/;
-const spreadsheetSafe = { string: (value: string) => (FORMULA.test(value) ? `'${value}` : value) };
+const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const spreadsheetSafe = {
+  string: (value: string) => (FORMULA.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value),
+};
 
 /** `results.csv` in the vendor's columns, a row per question and experiment, streamed as they come. */
 export async function writeResultsCsv(
