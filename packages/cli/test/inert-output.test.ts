@@ -100,6 +100,22 @@ describe('outputs a person opens', () => {
       columns: true,
     });
     expect(results.map((row) => row.gt_answer)).toEqual(['-0.02', '+1.5e3', "'-1+2"]);
+
+    // Scores as pandas writes floats in the harness's files: `0.0`, `1.0`, `1e-05`, never `0` or `0.00001`.
+    const stats: Record<string, string>[] = parse(readFileSync(join(out, 'stats.csv'), 'utf8'), {
+      columns: true,
+    });
+    const scores = [...results, ...stats].flatMap((row) =>
+      Object.entries(row)
+        .filter(
+          ([column]) =>
+            !['question', 'gt_answer', 'system_answer', 'source', 'experiment_name'].includes(column),
+        )
+        .map(([, cell]) => cell),
+    );
+    expect(scores.length).toBeGreaterThan(0);
+    for (const cell of scores) expect(cell).toMatch(/^(?:\d+\.\d+|\d(?:\.\d+)?e[+-]\d{2,3})$/);
+    expect(scores).toContain('0.0');
   });
 
   it('qna ask: an answer and sources carrying escape sequences print inert', async () => {
