@@ -75,6 +75,49 @@ describe('outputs a person opens', () => {
     expect(run.stderr).not.toContain('answer_similarity');
   });
 
+  it('qna eval: a text cell that is only a number, as FinanceBench has, stays as it is', async () => {
+    emu = await startEmulator({ port: 0 });
+    const dir = mkdtempSync(join(tmpdir(), 'dataworkz-inert-'));
+    const golden = join(dir, 'financebench.csv');
+    // Rows in the form of the vendor's FinanceBench file, whose answers include `-0.02` and `-3.7`.
+    writeFileSync(
+      golden,
+      [
+        'query_id,question,gt_answer,gt_context,source',
+        `q1,What is the quick ratio change?,-0.02,"['Refunds are issued within 5 business days.']",finance_bench`,
+        `q2,What is the margin change?,+1.5e3,"['Refunds are issued within 5 business days.']",finance_bench`,
+        `q3,What is the formula?,-1+2,"['Refunds are issued within 5 business days.']",finance_bench`,
+        '',
+      ].join('\n'),
+    );
+    const out = join(dir, 'out');
+    const run = await runInProcess(
+      ['qna', 'eval', golden, '--as-vendor', '--system', supportKb.name, '--out', out],
+      cliEnv(emu),
+    );
+    expect(run.code).toBe(0);
+    const results: Record<string, string>[] = parse(readFileSync(join(out, 'results.csv'), 'utf8'), {
+      columns: true,
+    });
+    expect(results.map((row) => row.gt_answer)).toEqual(['-0.02', '+1.5e3', "'-1+2"]);
+
+    // Scores as pandas writes floats in the harness's files: `0.0`, `1.0`, `1e-05`, never `0` or `0.00001`.
+    const stats: Record<string, string>[] = parse(readFileSync(join(out, 'stats.csv'), 'utf8'), {
+      columns: true,
+    });
+    const scores = [...results, ...stats].flatMap((row) =>
+      Object.entries(row)
+        .filter(
+          ([column]) =>
+            !['question', 'gt_answer', 'system_answer', 'source', 'experiment_name'].includes(column),
+        )
+        .map(([, cell]) => cell),
+    );
+    expect(scores.length).toBeGreaterThan(0);
+    for (const cell of scores) expect(cell).toMatch(/^(?:\d+\.\d+|\d(?:\.\d+)?e[+-]\d{2,3})$/);
+    expect(scores).toContain('0.0');
+  });
+
   it('qna ask: an answer and sources carrying escape sequences print inert', async () => {
     emu = await startEmulator({ port: 0 });
     emu.faults.add({

@@ -11,10 +11,31 @@ import { type StatsRow, statsMetrics } from './stats.js';
 /**
  * A text cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, or a tab or carriage return
  * first) gets a leading `'`, OWASP's rule for CSV injection: a system named `=HYPERLINK(…)` shows as
- * text. Numbers are written as numbers.
+ * text. Numbers are written as numbers, and so is text that is only a number: FinanceBench's
+ * `gt_answer` `-0.02` is no formula, and the vendor's harness writes it as it is.
  */
 const FORMULA = /^[=+\-@\t\r]/;
-const spreadsheetSafe = { string: (value: string) => (FORMULA.test(value) ? `'${value}` : value) };
+const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+/**
+ * A score as pandas writes a float (Python's `repr`), so the files read as the vendor's harness's:
+ * `1.0` and `0.0` where JavaScript writes `1` and `0`, `1e-05` where it writes `0.00001`.
+ */
+function pythonFloat(value: number): string {
+  if (Number.isNaN(value)) return '';
+  if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
+  const [digits = '', exponent = '0'] = value.toExponential().split('e');
+  const power = Number(exponent);
+  if (power < -4 || power >= 16) {
+    return `${digits}e${power < 0 ? '-' : '+'}${String(Math.abs(power)).padStart(2, '0')}`;
+  }
+  const text = String(value);
+  return text.includes('.') ? text : `${text}.0`;
+}
+
+const spreadsheetSafe = {
+  string: (value: string) => (FORMULA.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value),
+  number: pythonFloat,
+};
 
 /** `results.csv` in the vendor's columns, a row per question and experiment, streamed as they come. */
 export async function writeResultsCsv(
