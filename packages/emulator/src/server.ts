@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Cassette } from './cassette/har.js';
-import type { ConsoleContext, ModeStatus } from './console/handler.js';
+import type { ModeStatus } from './control/types.js';
 import { type EmulatorControls, withControls } from './controls.js';
 import { sentenceEncoderModel } from './embedding/sentence-encoder.js';
 import type { Answer } from './http/answer.js';
@@ -13,11 +13,12 @@ import { readNodeBody } from './http/node-body.js';
 import { fromThisMachine } from './http/node-peer.js';
 import { writeAnswer } from './http/node-response.js';
 import { resolveLimits } from './limits.js';
+import { toLog } from './logger.js';
 import { utf8 } from './neutral/bytes.js';
+import { generatedApiKey } from './neutral/crypto.js';
 import { checkOptions, type EmulatorOptions } from './options.js';
 import type { DriftQueue } from './record/drift-queue.js';
 import type { DriftReport } from './record/drift-report.js';
-import type { RecordSession } from './record/session.js';
 import { StateFormatError } from './saved-state/snapshot.js';
 import { createService, type DatasetStep, type Service } from './service.js';
 
@@ -64,15 +65,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           if (imported) dataset.systems = imported.systems.map((system) => ({ ...system }));
         }
       : undefined;
+  // The console's page is read before listening, so it answers from the first request.
   const consoleModules = options.console
-    ? await Promise.all([
-        import('./console/assets.js'),
-        import('./console/exchange-log.js'),
-        import('./console/handler.js'),
-      ])
-    : undefined;
-  const exchanges = consoleModules
-    ? new consoleModules[1].ExchangeLog(resolveLimits(options.limits))
+    ? await Promise.all([import('./console/assets.js'), import('./console/exchange-log.js')])
     : undefined;
   // The sentence encoder leads the default ranking when its optional packages are installed.
   const encoder =
@@ -101,19 +96,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         }
       }
     : undefined;
-  const service = createService({ ...options, replay }, addData, exchanges, encoder, exportRoute);
-  const mode: EmulatorMode = options.record ? 'recording' : replay ? 'replaying' : 'emulating';
-  // Read before listening, so the console answers from the first request.
-  const assets = consoleModules ? await consoleModules[0].loadAssets() : undefined;
-  const version = consoleModules ? await consoleModules[0].packageVersion() : '';
-  await service.ready;
-  if (imported) await service.importState(imported);
-  const { limits, log } = service;
-  // What the console and the recorder scrub besides each request's own credentials: the emulator's keys.
-  const secrets = [
-    ...(options.apiKeys?.length ? options.apiKeys : [service.apiKey]),
-    options.jwtSecret ?? '',
-  ];
+  const limits = resolveLimits(options.limits);
+  // Generated here when none is given, so the recorder knows it among the secrets it scrubs.
+  const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [generatedApiKey()];
+  const log = toLog(options.logger, [...apiKeys, options.jwtSecret]);
   // Loaded only to record: the validator and the spec's copy cost every other start nothing.
   const drift = options.record
     ? new (await import('./record/drift-queue.js')).DriftQueue(
@@ -121,6 +107,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         (error) => log.error('The emulator could not check a response against the spec', error),
       )
     : undefined;
+  // What the recorder scrubs besides each request's own credentials: the emulator's keys.
+  const secrets = [...apiKeys, options.jwtSecret ?? ''];
   const recording = options.record
     ? await (await import('./record/session.js')).RecordSession.start(
         options.record,
@@ -131,8 +119,44 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         { secrets, recordUnreadableBodies: options.recordUnreadableBodies === true },
       )
     : undefined;
+  const mode: EmulatorMode = options.record ? 'recording' : replay ? 'replaying' : 'emulating';
   let url = '';
-  let consoleContext: ConsoleContext | undefined;
+  const assets = consoleModules ? await consoleModules[0].loadAssets() : undefined;
+  const version = consoleModules ? await consoleModules[0].packageVersion() : '';
+  const encoderModel = await encoder;
+  const service = createService(
+    { ...options, apiKeys, replay },
+    {
+      extendDataset: addData,
+      sentenceEncoder: Promise.resolve(encoderModel),
+      console:
+        consoleModules && assets
+          ? {
+              assets,
+              exchanges: new consoleModules[1].ExchangeLog(limits),
+              about: () => ({
+                version,
+                a2aVersion: options.a2aVersion ?? '0.3',
+                ranking: rankingOf(options.embed, encoderModel),
+                credentials: credentialsOf(options),
+                corsOrigins: options.cors?.origins ?? [],
+                listening: url,
+              }),
+            }
+          : undefined,
+      recording: recording
+        ? {
+            forward: (incoming, onClose) => recording.forward(incoming, onClose),
+            status: () => recording.status,
+            onChange: (listener) => recording.onChange(listener),
+          }
+        : undefined,
+      modeDetails: () => modeDetails(drift, options.replay, replay, exportDir),
+      writeStateFolder: exportRoute,
+    },
+  );
+  await service.ready;
+  if (imported) await service.importState(imported);
 
   const headersTimeout = Math.min(limits.requestTimeoutMs, 30_000);
   const server = createServer(
@@ -143,17 +167,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       connectionsCheckingInterval: Math.min(1000, headersTimeout),
     },
     (req, res) => {
-      const target = req.url ?? '/';
-      if (recording && target.startsWith('/api/')) {
-        recording.handle(req, res, target);
-        return;
-      }
-      const headers = headersOf(req);
-      const handled =
-        consoleContext && consoleModules?.[2].isConsolePath(target.split('?')[0] ?? '')
-          ? consoleModules[2].answerConsole(consoleContext, req, res, headers)
-          : answer(service, url, req, res, target, headers);
-      handled.catch((error: unknown) => {
+      answer(service, url, req, res).catch((error: unknown) => {
         // Even the failure answer could not be written: end this connection, keep the process.
         log.error(`The emulator could not answer ${req.method} ${req.url?.split('?')[0]}`, error);
         req.socket.destroy();
@@ -168,28 +182,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   url = `http://${host}:${address.port}`;
   service.guard.listening(host, address.port);
-  let consoleUrl: string | undefined;
-  if (consoleModules && exchanges && assets) {
-    consoleContext = {
-      service,
-      exchanges,
-      assets,
-      secrets,
-      about: {
-        version,
-        a2aVersion: options.a2aVersion ?? '0.3',
-        ranking: rankingOf(options.embed, await encoder),
-        credentials: credentialsOf(options),
-        corsOrigins: options.cors?.origins ?? [],
-        listening: url,
-      },
-      mode: () => modeStatus(mode, recording, drift, options.replay, replay, exportDir),
-      onModeChange: (listener) => recording?.onChange(listener) ?? (() => {}),
-      exportState: exportRoute,
-      forward: (req, res, target, headers) => answer(service, url, req, res, target, headers),
-    };
-    consoleUrl = `${consoleOrigin(host, address.port, url)}${consoleModules[2].consolePath}`;
-  }
+  const consoleUrl = assets ? `${consoleOrigin(host, address.port, url)}/console` : undefined;
 
   return withControls(service, {
     url,
@@ -211,19 +204,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
 }
 
-/** The mode as the console shows it, the drift's findings flattened across operations. */
-function modeStatus(
-  mode: EmulatorMode,
-  recording: RecordSession | undefined,
+/** What the console shows with the mode: the drift's findings flattened across operations, the cassette, the export folder. */
+function modeDetails(
   drift: DriftQueue | undefined,
   replayOption: EmulatorOptions['replay'],
   replay: Cassette | undefined,
   exportFolder: string | undefined,
-): ModeStatus {
+): Omit<ModeStatus, 'mode' | 'recording'> {
   const report = drift?.report();
   return {
-    mode,
-    ...(recording ? { recording: recording.status } : {}),
     ...(replay
       ? {
           replaying: {
@@ -291,15 +280,13 @@ async function answer(
   origin: string,
   req: IncomingMessage,
   res: ServerResponse,
-  target: string,
-  headers: Record<string, string>,
 ): Promise<void> {
   let answer: Answer;
   try {
     answer = await service.respond({
       method: req.method ?? 'GET',
-      target,
-      headers,
+      target: req.url ?? '/',
+      headers: headersOf(req),
       origin,
       local: fromThisMachine(req),
       readBody: (limit) => readNodeBody(req, limit),
@@ -308,6 +295,9 @@ async function answer(
         if (res.destroyed || req.socket.destroyed) listener();
         else res.once('close', listener);
       },
+      rawHeaders: req.rawHeaders,
+      httpVersion: req.httpVersion,
+      bodyStream: () => req,
     });
   } catch {
     // A fault dropping the connection before any headers, or a client that left first.

@@ -22,7 +22,7 @@ export async function writeAnswer(
     if (body instanceof ReadableStream) body.cancel().catch(() => {});
     return writeAnswer(res, refused(new Error('A trailer header needs a chunked body'), answer), refused);
   }
-  res.writeHead(status, headers);
+  res.writeHead(status, answer.headerList ? [...answer.headerList] : headers);
   if (!(body instanceof ReadableStream)) {
     res.end(body ?? undefined);
     return;

@@ -1,16 +1,19 @@
+import { once } from 'node:events';
 import {
+  type ClientRequest,
   Agent as HttpAgent,
   request as httpRequest,
   type IncomingMessage,
-  type ServerResponse,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { createParser } from 'eventsource-parser';
 import type { CassetteEntry, CassetteEvent, HarNameValue } from '../cassette/har.js';
 import { redactEnvelope, redactionFor } from '../cassette/redact.js';
+import type { Answer } from '../http/answer.js';
 import { errorBody } from '../http/errors.js';
 import { statusText } from '../http/status-text.js';
+import type { Incoming } from '../pipeline.js';
 import { BodyCapture, decodeBody, isText, recordedBody } from './recorded-body.js';
 import { forwardedTarget } from './target-path.js';
 
@@ -69,190 +72,242 @@ export class Forwarder {
     return `${this.base.origin}${this.basePath}${target}`;
   }
 
-  forward(req: IncomingMessage, res: ServerResponse, asSent: string): void {
+  /**
+   * Sends a request on to the deployment; resolves with its answer once its headers come, the body
+   * passed on chunk by chunk as it arrives (paced by the caller's reading). `onClose` tells of the
+   * caller's going: the exchange with the deployment stops too (an agent run stops being followed).
+   */
+  forward(incoming: Incoming, onClose: (listener: () => void) => void): Promise<Answer> {
+    const asSent = incoming.target;
     const checked = forwardedTarget(asSent);
     if ('refused' in checked) {
-      const text = JSON.stringify(
-        errorBody(400, checked.refused, asSent.split('?')[0] ?? '/', 'PATH_OUTSIDE_API'),
-      );
-      res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-      res.end(text);
       // Whatever body it sent is read and dropped, so the connection can serve the next request.
-      req.resume();
-      return;
+      void drain(incoming);
+      return Promise.resolve(
+        jsonAnswer(400, errorBody(400, checked.refused, asSent.split('?')[0] ?? '/', 'PATH_OUTSIDE_API')),
+      );
     }
     const target = checked.target;
     const started = performance.now();
     const startedAt = Date.now();
-    // The raw list, not `req.headers`: the object is built only if the cassette's entry asks for it.
-    const raw = req.rawHeaders;
+    const rawRequest = incoming.rawHeaders ?? listOf(incoming.headers);
     const headers: string[] = ['Host', this.base.host];
-    for (let i = 0; i < raw.length; i += 2) {
-      const name = raw[i] as string;
-      if (!hopHeaders.has(name.toLowerCase())) headers.push(name, raw[i + 1] as string);
+    for (let i = 0; i < rawRequest.length; i += 2) {
+      const name = rawRequest[i] as string;
+      if (!hopHeaders.has(name.toLowerCase())) headers.push(name, rawRequest[i + 1] as string);
     }
-    const requestType = String(req.headers['content-type'] ?? '');
+    const requestType = incoming.headers['content-type'] ?? '';
     const requestBody = new BodyCapture(this.options.maxBodyBytes, !isText(requestType));
     const upstream = this.send({
       protocol: this.base.protocol,
       hostname: this.base.hostname,
       port: this.base.port,
       path: `${this.basePath}${target}`,
-      method: req.method,
+      method: incoming.method,
       headers,
       agent: this.agent,
     });
     // Each event goes on as soon as it is written, not held back to be sent with the next one.
     upstream.once('socket', (socket) => socket.setNoDelay(true));
     upstream.once('finish', () => this.options.onSent?.());
-    res.socket?.setNoDelay(true);
-    upstream.on('response', (answer) => {
-      const headersAt = performance.now();
-      const outHeaders: string[] = [];
-      let contentType = '';
-      const rawAnswer = answer.rawHeaders;
-      for (let i = 0; i < rawAnswer.length; i += 2) {
-        const name = rawAnswer[i] as string;
-        const lower = name.toLowerCase();
-        if (hopHeaders.has(lower)) continue;
-        outHeaders.push(name, rawAnswer[i + 1] as string);
-        if (lower === 'content-type') contentType = rawAnswer[i + 1] as string;
-      }
-      res.writeHead(answer.statusCode ?? 502, outHeaders);
-      const isStream = contentType.startsWith('text/event-stream');
-      // A stream's headers go out at once even when its first event is late (the caller is waiting on
-      // them), but after the data already read with them: then both leave in one write.
-      if (isStream) {
-        setImmediate(() => {
-          if (!res.headersSent && !res.destroyed) res.flushHeaders();
-        });
-      }
-      // The body goes to the caller first; the capture keeps what is needed to record it afterwards
-      // (a stream's chunks with the time each came, parsed into events only once it is over).
-      const chunks: Buffer[] = [];
-      const arrivals: number[] = [];
-      const body = new BodyCapture(this.options.maxBodyBytes, !isText(contentType));
-      let bytes = 0;
-      answer.on('data', (chunk: Buffer) => {
-        // A caller slower than the deployment: its reading paces the deployment's connection.
-        if (!res.write(chunk)) {
-          answer.pause();
-          res.once('drain', () => answer.resume());
+    let delivered = false;
+    onClose(() => {
+      if (!delivered) upstream.destroy();
+    });
+    void sendBody(incoming, upstream, requestBody);
+    return new Promise<Answer>((resolve) => {
+      upstream.on('response', (answer) => {
+        const headersAt = performance.now();
+        const outHeaders: string[] = [];
+        const outRecord: Record<string, string> = {};
+        let contentType = '';
+        const rawAnswer = answer.rawHeaders;
+        for (let i = 0; i < rawAnswer.length; i += 2) {
+          const name = rawAnswer[i] as string;
+          const value = rawAnswer[i + 1] as string;
+          const lower = name.toLowerCase();
+          if (hopHeaders.has(lower)) continue;
+          outHeaders.push(name, value);
+          outRecord[lower] = outRecord[lower] === undefined ? value : `${outRecord[lower]}, ${value}`;
+          if (lower === 'content-type') contentType = value;
         }
-        bytes += chunk.length;
-        if (isStream) {
-          chunks.push(chunk);
-          arrivals.push(performance.now() - headersAt);
-        } else body.push(chunk);
-      });
-      answer.on('end', () => {
-        res.end();
-        const ended = performance.now();
-        // Recorded once the caller's response is out, off its path: redaction, the drift check and
-        // the cassette's write run after the last bytes are written.
-        setImmediate(() => {
-          const responseEncoding = String(answer.headers['content-encoding'] ?? '');
-          const entry: CassetteEntry = {
-            startedDateTime: new Date(startedAt).toISOString(),
-            time: round(ended - started),
-            request: {
-              method: req.method ?? 'GET',
-              url: this.urlOf(target),
-              httpVersion: `HTTP/${req.httpVersion}`,
-              cookies: [],
-              headers: pairsOf(req.rawHeaders),
-              queryString: queryOf(target),
-              headersSize: -1,
-              bodySize: requestBody.bytes,
-            },
-            response: {
-              status: answer.statusCode ?? 0,
-              statusText: answer.statusMessage ?? statusText[answer.statusCode ?? 0] ?? '',
-              httpVersion: `HTTP/${answer.httpVersion}`,
-              cookies: [],
-              headers: pairsOf(answer.rawHeaders),
-              content: { size: bytes, mimeType: contentType },
-              redirectURL: '',
-              headersSize: -1,
-              bodySize: bytes,
-            },
-            cache: {},
-            timings: { send: 0, wait: round(headersAt - started), receive: round(ended - headersAt) },
-          };
-          // The policy is set up from the exchange's credentials; the bodies are redacted whole, then cut.
-          const redaction = redactionFor(entry, this.options.secrets);
-          const limits = {
-            maxBytes: this.options.maxBodyBytes,
-            keepUnreadable: this.options.recordUnreadableBodies === true,
-          };
-          if (requestBody.bytes > 0) {
-            const {
-              text = '',
-              _sha256,
-              comment,
-            } = recordedBody(requestBody, redaction, {
-              ...limits,
-              contentType: requestType,
-              contentEncoding: String(req.headers['content-encoding'] ?? ''),
-            });
-            entry.request.postData = {
-              mimeType: requestType,
-              text,
-              ...(_sha256 ? { _sha256, comment } : {}),
-            };
-          }
-          let decoded = false;
-          if (isStream) {
-            const events = eventsOf(chunks, arrivals, responseEncoding, this.options.maxBodyBytes);
-            if (events) {
-              entry._events = events;
-              decoded = responseEncoding !== '';
-            }
-          } else {
-            const { size, ...content } = recordedBody(body, redaction, {
-              ...limits,
+        const isStream = contentType.startsWith('text/event-stream');
+        // The body goes to the caller first; the capture keeps what is needed to record it afterwards
+        // (a stream's chunks with the time each came, parsed into events only once it is over).
+        const chunks: Buffer[] = [];
+        const arrivals: number[] = [];
+        const body = new BodyCapture(this.options.maxBodyBytes, !isText(contentType));
+        let bytes = 0;
+        const record = (ended: number) => {
+          delivered = true;
+          // Recorded once the caller's response is out, off its path: redaction, the drift check and
+          // the cassette's write run after the last bytes are written.
+          setImmediate(() =>
+            this.record({
+              incoming,
+              target,
+              startedAt,
+              started,
+              headersAt,
+              ended,
+              answer,
               contentType,
-              contentEncoding: responseEncoding,
-            });
-            entry.response.content = { ...content, size, mimeType: contentType };
-            decoded = content.compression !== undefined;
-          }
-          // Recorded as it means: replay serves the decoded body, so the headers describe that.
-          if (decoded) {
-            entry.response.headers = entry.response.headers.filter(
-              (h) => h.name !== 'content-encoding' && h.name !== 'content-length',
-            );
-          }
-          // The path as the caller sent it, for the drift report: scrubbed too (a key may ride in it).
-          this.options.onExchange(
-            redactEnvelope(entry, redaction),
-            redaction.text(target.split('?')[0] ?? '/'),
+              requestType,
+              requestBody,
+              isStream,
+              chunks,
+              arrivals,
+              body,
+              bytes,
+            }),
           );
+        };
+        const stream = new ReadableStream<Uint8Array>({
+          start(controller) {
+            answer.on('data', (chunk: Buffer) => {
+              controller.enqueue(chunk);
+              // A caller slower than the deployment: its reading paces the deployment's connection.
+              if ((controller.desiredSize ?? 1) <= 0) answer.pause();
+              bytes += chunk.length;
+              if (isStream) {
+                chunks.push(chunk);
+                arrivals.push(performance.now() - headersAt);
+              } else body.push(chunk);
+            });
+            answer.on('end', () => {
+              controller.close();
+              record(performance.now());
+            });
+            // The deployment cut the body: the caller's connection is cut the same way, nothing is recorded.
+            const cut = () => {
+              delivered = true;
+              try {
+                controller.error(new Error('The deployment cut the response'));
+              } catch {
+                // Already ended.
+              }
+            };
+            answer.on('error', cut);
+            answer.on('aborted', cut);
+          },
+          pull() {
+            answer.resume();
+          },
+          cancel() {
+            upstream.destroy();
+          },
+        });
+        resolve({
+          status: answer.statusCode ?? 502,
+          headers: outRecord,
+          headerList: outHeaders,
+          body: stream,
         });
       });
-      // The deployment cut the body: the caller's connection is cut the same way, nothing is recorded.
-      answer.on('error', () => res.destroy());
-      answer.on('aborted', () => res.destroy());
+      upstream.on('error', (error: NodeJS.ErrnoException) => {
+        if (delivered) return;
+        // The code (ECONNREFUSED, ENOTFOUND) says what went wrong; the URL is the caller's own.
+        const message = `The deployment ${this.base.origin} could not be reached: ${error.code ?? error.message}`;
+        this.options.onError(message);
+        const path = target.split('?')[0] ?? '/';
+        resolve(jsonAnswer(502, errorBody(502, message, path, 'DEPLOYMENT_UNREACHABLE')));
+      });
     });
-    upstream.on('error', (error: NodeJS.ErrnoException) => {
-      if (res.headersSent) {
-        res.destroy();
-        return;
+  }
+
+  /** Hands a finished exchange on, redacted, as a cassette entry. */
+  private record(x: {
+    incoming: Incoming;
+    target: string;
+    startedAt: number;
+    started: number;
+    headersAt: number;
+    ended: number;
+    answer: IncomingMessage;
+    contentType: string;
+    requestType: string;
+    requestBody: BodyCapture;
+    isStream: boolean;
+    chunks: Buffer[];
+    arrivals: number[];
+    body: BodyCapture;
+    bytes: number;
+  }): void {
+    const { incoming, target, answer, contentType, requestType, requestBody, bytes } = x;
+    const responseEncoding = String(answer.headers['content-encoding'] ?? '');
+    const entry: CassetteEntry = {
+      startedDateTime: new Date(x.startedAt).toISOString(),
+      time: round(x.ended - x.started),
+      request: {
+        method: incoming.method,
+        url: this.urlOf(target),
+        httpVersion: `HTTP/${incoming.httpVersion ?? '1.1'}`,
+        cookies: [],
+        headers: pairsOf(incoming.rawHeaders ?? listOf(incoming.headers)),
+        queryString: queryOf(target),
+        headersSize: -1,
+        bodySize: requestBody.bytes,
+      },
+      response: {
+        status: answer.statusCode ?? 0,
+        statusText: answer.statusMessage ?? statusText[answer.statusCode ?? 0] ?? '',
+        httpVersion: `HTTP/${answer.httpVersion}`,
+        cookies: [],
+        headers: pairsOf(answer.rawHeaders),
+        content: { size: bytes, mimeType: contentType },
+        redirectURL: '',
+        headersSize: -1,
+        bodySize: bytes,
+      },
+      cache: {},
+      timings: { send: 0, wait: round(x.headersAt - x.started), receive: round(x.ended - x.headersAt) },
+    };
+    // The policy is set up from the exchange's credentials; the bodies are redacted whole, then cut.
+    const redaction = redactionFor(entry, this.options.secrets);
+    const limits = {
+      maxBytes: this.options.maxBodyBytes,
+      keepUnreadable: this.options.recordUnreadableBodies === true,
+    };
+    if (requestBody.bytes > 0) {
+      const {
+        text = '',
+        _sha256,
+        comment,
+      } = recordedBody(requestBody, redaction, {
+        ...limits,
+        contentType: requestType,
+        contentEncoding: incoming.headers['content-encoding'] ?? '',
+      });
+      entry.request.postData = {
+        mimeType: requestType,
+        text,
+        ...(_sha256 ? { _sha256, comment } : {}),
+      };
+    }
+    let decoded = false;
+    if (x.isStream) {
+      const events = eventsOf(x.chunks, x.arrivals, responseEncoding, this.options.maxBodyBytes);
+      if (events) {
+        entry._events = events;
+        decoded = responseEncoding !== '';
       }
-      // The code (ECONNREFUSED, ENOTFOUND) says what went wrong; the URL is the caller's own.
-      const message = `The deployment ${this.base.origin} could not be reached: ${error.code ?? error.message}`;
-      this.options.onError(message);
-      const path = target.split('?')[0] ?? '/';
-      const text = JSON.stringify(errorBody(502, message, path, 'DEPLOYMENT_UNREACHABLE'));
-      res.writeHead(502, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-      res.end(text);
-    });
-    // The caller left: stop the exchange with the deployment too (an agent run stops being followed).
-    res.once('close', () => {
-      if (!res.writableFinished) upstream.destroy();
-    });
-    req.on('data', (chunk: Buffer) => requestBody.push(chunk));
-    req.pipe(upstream);
+    } else {
+      const { size, ...content } = recordedBody(x.body, redaction, {
+        ...limits,
+        contentType,
+        contentEncoding: responseEncoding,
+      });
+      entry.response.content = { ...content, size, mimeType: contentType };
+      decoded = content.compression !== undefined;
+    }
+    // Recorded as it means: replay serves the decoded body, so the headers describe that.
+    if (decoded) {
+      entry.response.headers = entry.response.headers.filter(
+        (h) => h.name !== 'content-encoding' && h.name !== 'content-length',
+      );
+    }
+    // The path as the caller sent it, for the drift report: scrubbed too (a key may ride in it).
+    this.options.onExchange(redactEnvelope(entry, redaction), redaction.text(target.split('?')[0] ?? '/'));
   }
 
   close(): void {
@@ -323,4 +378,44 @@ function queryOf(target: string): HarNameValue[] {
   const at = target.indexOf('?');
   if (at < 0) return [];
   return [...new URLSearchParams(target.slice(at + 1))].map(([name, value]) => ({ name, value }));
+}
+
+/** The request's body sent on as it arrives, kept on the side for the cassette. */
+async function sendBody(incoming: Incoming, upstream: ClientRequest, capture: BodyCapture): Promise<void> {
+  try {
+    if (incoming.bodyStream) {
+      for await (const chunk of incoming.bodyStream()) {
+        capture.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if (!upstream.write(chunk)) await once(upstream, 'drain');
+      }
+    } else {
+      const { bytes } = await incoming.readBody(Number.MAX_SAFE_INTEGER);
+      if (bytes.length > 0) {
+        capture.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+        upstream.write(bytes);
+      }
+    }
+    upstream.end();
+  } catch {
+    // The caller stopped sending: so does the request to the deployment.
+    upstream.destroy();
+  }
+}
+
+/** Reads a refused request's body to its end, so its connection can serve the next request. */
+async function drain(incoming: Incoming): Promise<void> {
+  try {
+    if (incoming.bodyStream) for await (const _ of incoming.bodyStream());
+  } catch {
+    // Gone already.
+  }
+}
+
+function jsonAnswer(status: number, value: unknown): Answer {
+  return { status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) };
+}
+
+/** A header record as a list of names and values in turn. */
+function listOf(headers: Record<string, string>): string[] {
+  return Object.entries(headers).flat();
 }
