@@ -12,15 +12,13 @@ import { errorBody, HttpError } from './http/errors.js';
 import { readNodeBody } from './http/node-body.js';
 import { fromThisMachine } from './http/node-peer.js';
 import { writeAnswer } from './http/node-response.js';
-import { resolveLimits } from './limits.js';
-import { toLog } from './logger.js';
 import { utf8 } from './neutral/bytes.js';
-import { generatedApiKey } from './neutral/crypto.js';
-import { checkOptions, type EmulatorOptions } from './options.js';
+import type { EmulatorOptions } from './options.js';
 import type { DriftQueue } from './record/drift-queue.js';
 import type { DriftReport } from './record/drift-report.js';
 import { StateFormatError } from './saved-state/snapshot.js';
 import { createService, type DatasetStep, type Service } from './service.js';
+import { settle } from './settings.js';
 
 export interface Emulator extends EmulatorControls {
   /** `http://host:port`, without a trailing slash. */
@@ -40,17 +38,15 @@ export type EmulatorMode = 'emulating' | 'recording' | 'replaying';
 
 /** Starts the emulator on plain node:http and resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  checkOptions(options);
+  const settings = settle(options);
+  const { limits, log, secrets } = settings;
   const data = options.data;
   // Read before anything is built: a bad state folder fails the start with the file at fault.
   // Each mode's modules load only when it is asked for (record, replay, saved state, the console).
   const imported =
     options.import === undefined
       ? undefined
-      : await (await import('./saved-state/folder.js')).readStateFolder(
-          options.import,
-          resolveLimits(options.limits),
-        );
+      : await (await import('./saved-state/folder.js')).readStateFolder(options.import, limits);
   const addData: DatasetStep | undefined =
     data || imported
       ? async (dataset) => {
@@ -71,14 +67,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     : undefined;
   // The sentence encoder leads the default ranking when its optional packages are installed.
   const encoder =
-    options.embed === undefined
-      ? sentenceEncoderModel({ warm: options.warmEncoder ?? false })
+    settings.ranking.embed === undefined
+      ? sentenceEncoderModel({ warm: settings.ranking.warm })
       : Promise.resolve(undefined);
   // A cassette file is read before anything listens: a bad one fails the start, not the first request.
+  const replayed = settings.replay;
   const replay =
-    typeof options.replay === 'string'
-      ? await (await import('./record/cassette-file.js')).readCassette(options.replay)
-      : options.replay;
+    typeof replayed?.cassette === 'string'
+      ? await (await import('./record/cassette-file.js')).readCassette(replayed.cassette)
+      : replayed?.cassette;
   const exportDir = options.exportOnExit;
   const exportNow = exportDir
     ? async () =>
@@ -96,10 +93,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         }
       }
     : undefined;
-  const limits = resolveLimits(options.limits);
-  // Generated here when none is given, so the recorder knows it among the secrets it scrubs.
-  const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [generatedApiKey()];
-  const log = toLog(options.logger, [...apiKeys, options.jwtSecret]);
   // Loaded only to record: the validator and the spec's copy cost every other start nothing.
   const drift = options.record
     ? new (await import('./record/drift-queue.js')).DriftQueue(
@@ -107,8 +100,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         (error) => log.error('The emulator could not check a response against the spec', error),
       )
     : undefined;
-  // What the recorder scrubs besides each request's own credentials: the emulator's keys.
-  const secrets = [...apiKeys, options.jwtSecret ?? ''];
   const recording = options.record
     ? await (await import('./record/session.js')).RecordSession.start(
         options.record,
@@ -116,6 +107,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         limits.maxBodyBytes,
         log,
         drift,
+        // Scrubbed besides each request's own credentials: the emulator's keys.
         { secrets, recordUnreadableBodies: options.recordUnreadableBodies === true },
       )
     : undefined;
@@ -125,7 +117,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const version = consoleModules ? await consoleModules[0].packageVersion() : '';
   const encoderModel = await encoder;
   const service = createService(
-    { ...options, apiKeys, replay },
+    { ...settings, replay: replayed && replay ? { ...replayed, cassette: replay } : undefined },
     {
       extendDataset: addData,
       sentenceEncoder: Promise.resolve(encoderModel),
@@ -136,10 +128,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
               exchanges: new consoleModules[1].ExchangeLog(limits),
               about: () => ({
                 version,
-                a2aVersion: options.a2aVersion ?? '0.3',
-                ranking: rankingOf(options.embed, encoderModel),
-                credentials: credentialsOf(options),
-                corsOrigins: options.cors?.origins ?? [],
+                ranking: rankingOf(settings.ranking.embed, encoderModel),
                 listening: url,
               }),
             }
@@ -151,7 +140,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
             onChange: (listener) => recording.onChange(listener),
           }
         : undefined,
-      modeDetails: () => modeDetails(drift, options.replay, replay, exportDir),
+      modeDetails: () => modeDetails(drift, replayed?.cassette, replay, exportDir),
       writeStateFolder: exportRoute,
     },
   );
@@ -207,7 +196,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 /** What the console shows with the mode: the drift's findings flattened across operations, the cassette, the export folder. */
 function modeDetails(
   drift: DriftQueue | undefined,
-  replayOption: EmulatorOptions['replay'],
+  replayOption: string | Cassette | undefined,
   replay: Cassette | undefined,
   exportFolder: string | undefined,
 ): Omit<ModeStatus, 'mode' | 'recording'> {
@@ -241,17 +230,6 @@ function rankingOf(embed: EmulatorOptions['embed'], encoder: unknown): string {
   if (typeof embed === 'function') return 'your embedding model, with BM25';
   if (embed === undefined && encoder !== undefined) return 'sentence encoder, with word vectors and BM25';
   return 'built-in word vectors, with BM25';
-}
-
-/** The credentials the API accepts, without any key or secret. */
-function credentialsOf(options: EmulatorOptions): string[] {
-  const keys = options.apiKeys?.length ?? 0;
-  const accepted = [
-    keys > 1 ? `${keys} API keys (SSWS)` : keys === 1 ? 'an API key (SSWS)' : 'a generated API key (SSWS)',
-  ];
-  if (options.jwtSecret) accepted.push('HS256 JWTs (Bearer)');
-  if (options.jwks) accepted.push('JWTs verified with a JWKS (Bearer)');
-  return accepted;
 }
 
 /** Where a browser opens the console: on every interface, its loopback address (the only one it answers on). */

@@ -1,4 +1,3 @@
-import { providedValuesUri } from './a2a/provided-values.js';
 import { A2AServer } from './a2a/stream.js';
 import { getAgentCard, listAgentLlmProviders, listAgents, respondToAgent } from './agents/handlers.js';
 import { Replayer } from './cassette/replay.js';
@@ -16,10 +15,8 @@ import { RateLimiter } from './http/rate-limit.js';
 import { RequestRecorder } from './http/recorder.js';
 import { operationIds } from './http/router.js';
 import { callAgentLegacy } from './legacy/call-agent.js';
-import { type Limits, resolveLimits } from './limits.js';
-import { type Log, toLog } from './logger.js';
-import { generatedApiKey } from './neutral/crypto.js';
-import type { EmulatorOptions } from './options.js';
+import type { Limits } from './limits.js';
+import type { Log } from './logger.js';
 import {
   createPipeline,
   type Incoming,
@@ -42,6 +39,7 @@ import { getQnaQuestion, listQnaQuestionHistory } from './qna/history-handlers.j
 import { QuestionHistory } from './qna/question-history.js';
 import { collectState, type EmulatorState, restoreState, type StateParts } from './saved-state/snapshot.js';
 import { seededDataset } from './seed.js';
+import type { Settings } from './settings.js';
 import { ServiceState } from './state.js';
 
 /** The emulated service behind every adapter: state, credentials, faults, recorder and the A2A server. */
@@ -81,7 +79,8 @@ export interface ServiceAdditions {
     | {
         assets: ReadonlyMap<string, Asset>;
         exchanges: ExchangeLog;
-        about(): Omit<Overview, 'extensionUri' | 'operationIds'>;
+        /** What only the adapter knows: the package's version, the ranking in force, where it listens. */
+        about(): Pick<Overview, 'version' | 'ranking' | 'listening'>;
       }
     | undefined;
   /** Recording: API requests go to the deployment (the mode's status says how far it is). */
@@ -103,24 +102,16 @@ export interface ServiceAdditions {
  * (data to load, indexes to build) is one step, `ready`, that requests wait for; credentials, faults
  * and the recorder exist at once.
  */
-export function createService(options: EmulatorOptions, additions: ServiceAdditions = {}): Service {
-  const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [generatedApiKey()];
-  const limits = resolveLimits(options.limits);
-  const log = toLog(options.logger, [...apiKeys, options.jwtSecret]);
-  const extensionUri = providedValuesUri(options.extensionBase ?? 'https://dataworkz.com');
-  const auth = new Authenticator({
-    apiKeys,
-    ...(options.jwtSecret ? { jwtSecret: options.jwtSecret } : {}),
-    ...(options.jwks ? { jwks: options.jwks } : {}),
-    allowJwtWithoutExp: options.allowJwtWithoutExp ?? false,
-  });
+export function createService(settings: Settings, additions: ServiceAdditions = {}): Service {
+  const { apiKeys, limits, log, extensionUri } = settings;
+  const auth = new Authenticator(settings.auth);
   const guard = new AccessGuard(auth);
   const listeners = new Set<() => void>();
   const changed = () => {
     for (const listener of listeners) listener();
   };
   const faults = new FaultList(changed);
-  for (const rule of options.faults ?? []) faults.add(rule);
+  for (const rule of settings.faults) faults.add(rule);
   const recorder = new RequestRecorder(limits);
   let rateLimiter = new RateLimiter(limits.rateLimit, limits.rateLimitBurst);
   let rateLimitInForce = { perSecond: limits.rateLimit, burst: limits.rateLimitBurst };
@@ -139,11 +130,12 @@ export function createService(options: EmulatorOptions, additions: ServiceAdditi
   };
   const questions = new QuestionHistory(limits);
   // A cassette file has been read into an object by the node:http adapter before it gets here.
+  const { replay } = settings;
   const replayer =
-    typeof options.replay === 'object'
-      ? new Replayer(options.replay, {
-          speed: options.replaySpeed,
-          ignore: options.replayIgnore,
+    replay && typeof replay.cassette === 'object'
+      ? new Replayer(replay.cassette, {
+          speed: replay.speed,
+          ignore: replay.ignore,
           limits,
           streamsChanged: changed,
         })
@@ -155,29 +147,25 @@ export function createService(options: EmulatorOptions, additions: ServiceAdditi
       ? {
           kind: 'replay',
           replay: (method, target, body, onClose) => replayer.replay(method, target, body, onClose),
-          fallback: options.replayFallback === 'emulate' ? 'emulate' : 'miss',
+          fallback: replay?.fallback ?? 'miss',
         }
       : { kind: 'emulate' };
   let a2a: A2AServer | undefined;
   let builtState: ServiceState | undefined;
   const built = (async () => {
-    const dataset = seededDataset({ noDefaultLlm: options.noDefaultLlm ?? false });
+    const dataset = seededDataset(settings.dataset);
     if (additions.extendDataset) await additions.extendDataset(dataset);
     const state = await ServiceState.create(dataset, {
-      embed: options.embed,
+      embed: settings.ranking.embed,
       sentenceEncoder: await additions.sentenceEncoder,
-      warm: options.warmEncoder,
+      warm: settings.ranking.warm,
     });
     a2a = new A2AServer(
       state,
       extensionUri,
-      {
-        ...limits,
-        stepDelayMs: options.agentStepDelayMs ?? 0,
-        answerChunkChars: options.answerArtifactChunkChars ?? 0,
-      },
+      { ...limits, stepDelayMs: settings.a2a.stepDelayMs, answerChunkChars: settings.a2a.answerChunkChars },
       log,
-      options.a2aVersion ?? '0.3',
+      settings.a2a.version,
       changed,
     );
     builtState = state;
@@ -211,19 +199,18 @@ export function createService(options: EmulatorOptions, additions: ServiceAdditi
     rateLimit,
     recorder,
     exchanges: console_?.exchanges,
-    secrets: [...apiKeys, options.jwtSecret ?? ''],
+    secrets: settings.secrets,
     get openStreams() {
       return openStreams();
     },
     overview: () => ({
-      ...(console_?.about() ?? {
-        version: '',
-        a2aVersion: options.a2aVersion ?? '0.3',
-        ranking: '',
-        credentials: [],
-        corsOrigins: options.cors?.origins ?? [],
-        listening: '',
-      }),
+      version: '',
+      ranking: '',
+      listening: '',
+      ...console_?.about(),
+      a2aVersion: settings.a2a.version,
+      credentials: settings.accepted,
+      corsOrigins: settings.cors?.origins ?? [],
       extensionUri,
       operationIds: [...operationIds],
     }),
@@ -263,7 +250,7 @@ export function createService(options: EmulatorOptions, additions: ServiceAdditi
     guard,
     limits,
     log,
-    cors: options.cors,
+    cors: settings.cors,
     faults,
     rateLimiter: () => rateLimiter,
     operations: built,
