@@ -1,9 +1,9 @@
 // What the control surface answers, as the server builds it and the console page reads it: the page
 // imports these types from here (type-only, so nothing of the server reaches its bundle).
 import type { LoggedExchange } from '../console/exchange-log.js';
+import type { DriftFinding } from '../drift-report.js';
 import type { FaultRule } from '../http/faults.js';
 import type { OperationId } from '../http/router.js';
-import type { DriftFinding } from '../record/drift-report.js';
 
 export type { FaultRule, LoggedExchange };
 

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { Asset } from './page.js';
+import type { Asset } from '../console/page.js';
 
 /** Where the build puts the bundled page, from this module in `src/console/` or `dist/console/`. */
 const pageDir = new URL('../../dist/console-page/', import.meta.url);

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { Answer } from './answer.js';
+import type { Answer } from '../http/answer.js';
 
 /**
  * Writes an answer to node:http. A body of bytes goes out in one write with the headers; a stream

@@ -1,6 +1,6 @@
-import type { Answer } from '../http/answer.js';
-import type { Log } from '../logger.js';
-import type { Incoming } from '../pipeline.js';
+import type { Answer } from '../../http/answer.js';
+import type { Log } from '../../logger.js';
+import type { Incoming } from '../../pipeline.js';
 import { CassetteFile } from './cassette-file.js';
 import type { DriftQueue } from './drift-queue.js';
 import { Forwarder } from './forward.js';

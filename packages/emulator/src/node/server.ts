@@ -2,23 +2,23 @@ import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Cassette } from './cassette/har.js';
-import type { ModeStatus } from './control/types.js';
-import { type EmulatorControls, withControls } from './controls.js';
-import { sentenceEncoderModel } from './embedding/sentence-encoder.js';
-import type { Answer } from './http/answer.js';
-import { answerClientError } from './http/client-error.js';
-import { errorBody, HttpError } from './http/errors.js';
-import { readNodeBody } from './http/node-body.js';
-import { fromThisMachine } from './http/node-peer.js';
-import { writeAnswer } from './http/node-response.js';
-import { utf8 } from './neutral/bytes.js';
-import type { EmulatorOptions } from './options.js';
+import type { Cassette } from '../cassette/har.js';
+import type { ModeStatus } from '../control/types.js';
+import { type EmulatorControls, withControls } from '../controls.js';
+import type { DriftReport } from '../drift-report.js';
+import type { Answer } from '../http/answer.js';
+import { errorBody, HttpError } from '../http/errors.js';
+import { utf8 } from '../neutral/bytes.js';
+import type { EmulatorOptions } from '../options.js';
+import { StateFormatError } from '../saved-state/snapshot.js';
+import { createService, type DatasetStep, type Service } from '../service.js';
+import { settle } from '../settings.js';
+import { readNodeBody } from './body.js';
+import { answerClientError } from './client-error.js';
+import { fromThisMachine } from './peer.js';
 import type { DriftQueue } from './record/drift-queue.js';
-import type { DriftReport } from './record/drift-report.js';
-import { StateFormatError } from './saved-state/snapshot.js';
-import { createService, type DatasetStep, type Service } from './service.js';
-import { settle } from './settings.js';
+import { writeAnswer } from './response.js';
+import { sentenceEncoderModel } from './sentence-encoder.js';
 
 export interface Emulator extends EmulatorControls {
   /** `http://host:port`, without a trailing slash. */
@@ -46,12 +46,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const imported =
     options.import === undefined
       ? undefined
-      : await (await import('./saved-state/folder.js')).readStateFolder(options.import, limits);
+      : await (await import('./state-folder.js')).readStateFolder(options.import, limits);
   const addData: DatasetStep | undefined =
     data || imported
       ? async (dataset) => {
           if (data) {
-            const { loadDataDirectory } = await import('./data/data-directory.js');
+            const { loadDataDirectory } = await import('./data-directory.js');
             const loaded = await loadDataDirectory(data, dataset.account);
             dataset.systems = loaded.replaceSeededSystems
               ? loaded.systems
@@ -63,7 +63,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       : undefined;
   // The console's page is read before listening, so it answers from the first request.
   const consoleModules = options.console
-    ? await Promise.all([import('./console/assets.js'), import('./console/exchange-log.js')])
+    ? await Promise.all([import('./console-assets.js'), import('../console/exchange-log.js')])
     : undefined;
   // The sentence encoder leads the default ranking when its optional packages are installed.
   const encoder =
@@ -78,8 +78,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       : replayed?.cassette;
   const exportDir = options.exportOnExit;
   const exportNow = exportDir
-    ? async () =>
-        (await import('./saved-state/folder.js')).writeStateFolder(exportDir, await service.exportState())
+    ? async () => (await import('./state-folder.js')).writeStateFolder(exportDir, await service.exportState())
     : undefined;
   // Asked for by a route: a folder the export refuses (a planted link) is the caller's to fix, a 409.
   const exportRoute = exportNow

@@ -8,12 +8,12 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { createParser } from 'eventsource-parser';
-import type { CassetteEntry, CassetteEvent, HarNameValue } from '../cassette/har.js';
-import { redactEnvelope, redactionFor } from '../cassette/redact.js';
-import type { Answer } from '../http/answer.js';
-import { errorBody } from '../http/errors.js';
-import { statusText } from '../http/status-text.js';
-import type { Incoming } from '../pipeline.js';
+import type { CassetteEntry, CassetteEvent, HarNameValue } from '../../cassette/har.js';
+import { redactEnvelope, redactionFor } from '../../cassette/redact.js';
+import type { Answer } from '../../http/answer.js';
+import { errorBody } from '../../http/errors.js';
+import { statusText } from '../../http/status-text.js';
+import type { Incoming } from '../../pipeline.js';
 import { BodyCapture, decodeBody, isText, recordedBody } from './recorded-body.js';
 import { forwardedTarget } from './target-path.js';
 
