@@ -18,7 +18,7 @@ import { writeVectorTable } from './vector-table.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { seededDataset } = await import(join(root, 'dist/seed.js'));
-const { textKey, passageTexts } = await import(join(root, 'dist/embedding/sentence-encoder.js'));
+const { textKey, passageTexts } = await import(join(root, 'dist/node/sentence-encoder.js'));
 
 const texts = [];
 for (const system of seededDataset({}).systems) {

@@ -2,8 +2,9 @@ import type { Cassette } from './cassette/har.js';
 import { type EmulatorControls, withControls } from './controls.js';
 import { toResponse } from './http/answer.js';
 import { readStreamBody } from './http/body.js';
-import { checkOptions, type EmulatorOptions } from './options.js';
+import type { EmulatorOptions } from './options.js';
 import { createService } from './service.js';
+import { settle } from './settings.js';
 
 /**
  * Options of the in-process emulator: those of `startEmulator` except the listening ones, `console`
@@ -44,7 +45,7 @@ export interface InProcessEmulator extends EmulatorControls {
  * Node, Bun, Deno, edge runtimes and browsers alike.
  */
 export function createEmulator(options: InProcessOptions = {}): InProcessEmulator {
-  checkOptions(options);
+  const settings = settle(options);
   for (const name of [
     'data',
     'record',
@@ -63,7 +64,7 @@ export function createEmulator(options: InProcessOptions = {}): InProcessEmulato
   if (typeof (options as EmulatorOptions).replay === 'string') {
     throw new TypeError('Option replay of createEmulator takes a cassette object (the HAR file, parsed)');
   }
-  const service = createService(options);
+  const service = createService(settings);
   let closed = false;
 
   async function fetchHandler(input: string | URL | Request, init?: RequestInit): Promise<Response> {

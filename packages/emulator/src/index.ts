@@ -1,6 +1,6 @@
 import { startEmulator as startOnNode } from '#node-server';
+import type { Emulator } from './node/server.js';
 import type { EmulatorOptions } from './options.js';
-import type { Emulator } from './server.js';
 
 export {
   type Cassette,
@@ -10,6 +10,7 @@ export {
   type HarNameValue,
 } from './cassette/har.js';
 export type { EmulatorControls } from './controls.js';
+export { type DriftFinding, type DriftKind, type DriftReport, driftSummary } from './drift-report.js';
 export { EmbeddingError, type EmbedFunction } from './embedding/model.js';
 export { type ExportLinesSource, exportLines } from './export-lines.js';
 export type { CorsOptions } from './http/cors.js';
@@ -19,8 +20,8 @@ export type { OperationId } from './http/router.js';
 export { createEmulator, type InProcessEmulator, type InProcessOptions } from './in-process.js';
 export type { EmulatorLimits } from './limits.js';
 export type { EmulatorLogger } from './logger.js';
+export type { Emulator, EmulatorMode } from './node/server.js';
 export type { EmulatorOptions } from './options.js';
-export { type DriftFinding, type DriftKind, type DriftReport, driftSummary } from './record/drift-report.js';
 export {
   type EmulatorState,
   type SavedDocument,
@@ -30,7 +31,6 @@ export {
   stateVersion,
 } from './saved-state/snapshot.js';
 export { seed } from './seed.js';
-export type { Emulator, EmulatorMode } from './server.js';
 
 /**
  * Starts the emulator on plain node:http and resolves once it listens. Node's own (also in Bun and

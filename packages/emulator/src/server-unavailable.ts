@@ -1,5 +1,5 @@
+import type { Emulator } from './node/server.js';
 import type { EmulatorOptions } from './options.js';
-import type { Emulator } from './server.js';
 
 /**
  * What `startEmulator` is where Node's `node` export condition does not apply (browser and edge

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cassette, CassetteEntry } from '../src/cassette/har.js';
 import { redactEntry } from '../src/cassette/redact.js';
-import { CassetteFile } from '../src/record/cassette-file.js';
+import { CassetteFile } from '../src/node/record/cassette-file.js';
 
 function entry(body: string, events?: string[]): CassetteEntry {
   return {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { type EventSourceMessage, EventSourceParserStream } from 'eventsource-parser/stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromThisMachine } from '../src/http/node-peer.js';
+import { fromThisMachine } from '../src/node/peer.js';
 
 const apiKey = 'console-test-key-0123456789';
 let emu: Emulator;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CassetteEntry } from '../src/cassette/har.js';
-import { DriftQueue } from '../src/record/drift-queue.js';
+import { DriftQueue } from '../src/node/record/drift-queue.js';
 
 const entry = {} as CassetteEntry;
 

@@ -175,7 +175,11 @@ describe('fault injection', () => {
           { route: 'listAgents', status: 429 },
         ]),
       });
-      expect(obj(added.json)).toEqual({ added: 2, active: 2 });
+      expect(obj(added.json)).toMatchObject({
+        added: 2,
+        active: 2,
+        faults: [{ remaining: 1 }, { remaining: 1 }],
+      });
       expect((await call(emu, '/api/agents/v1/')).status).toBe(503);
       await call(emu, '/_emulator/faults', {
         method: 'POST',

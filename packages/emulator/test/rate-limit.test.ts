@@ -46,7 +46,7 @@ describe('the rate limit (limits.rateLimit)', () => {
     emu = createEmulator({ apiKeys: ['key-a'] });
     const statuses = await Promise.all(Array.from({ length: 50 }, () => list('key-a').then((r) => r.status)));
     expect(new Set(statuses)).toEqual(new Set([200]));
-    const { parseArguments } = await import('../src/cli/arguments.js');
+    const { parseArguments } = await import('../src/node/cli/arguments.js');
     const parsed = parseArguments(['--rate-limit', '50', '--rate-limit-burst', '10'], () => undefined);
     expect(parsed).toMatchObject({ options: { limits: { rateLimit: 50, rateLimitBurst: 10 } } });
     expect(() => createEmulator({ limits: { rateLimit: 0 } })).toThrow(/rateLimit/);

@@ -19,7 +19,7 @@ import {
   TABLE_KEY,
   visible,
 } from '../../redaction/test/support/credential-table.js';
-import { driftSummary } from '../src/record/drift-report.js';
+import { driftSummary } from '../src/drift-report.js';
 
 // Every surface that shows or stores traffic, driven by the one table of secret names and credential
 // forms: a hostile deployment on loopback echoes the caller's key in every place a value can ride.

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { passageTexts, textKey } from '../src/embedding/sentence-encoder.js';
 import { loadVectorTable, parseVectorTable, VectorTableError } from '../src/embedding/vector-table.js';
+import { passageTexts, textKey } from '../src/node/sentence-encoder.js';
 import { seededDataset } from '../src/seed.js';
 
 const tableUrl = (name: string) => new URL(`../src/generated/${name}`, import.meta.url);

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import type { ScenarioChoice } from '../../src/control/types.js';
 import { api, consoleApi, enc } from './api.js';
 import { Json, Show, useLoad } from './load.js';
 import type { Agent, NameMap, QnaFilter } from './service-types.js';
@@ -257,12 +258,6 @@ function interfacesOf(card: AgentCardView): { url: string; transport: string; ve
     }
   }
   return rows;
-}
-
-/** How the agent picks a scenario, from the console's own endpoint (the card does not say). */
-interface ScenarioChoice {
-  asksWhenUnmatched: boolean;
-  scenarios: { id: string; name: string; keywords: string[] }[];
 }
 
 const yesNo = (value: boolean | undefined) => (value ? 'yes' : 'no');

@@ -1,14 +1,8 @@
 import { useState } from 'preact/hooks';
+import type { FaultRule, FaultState } from '../../src/control/types.js';
 import { consoleApi, messageOf } from './api.js';
-import { type FaultRule, type LiveState, liveProblem, liveState } from './live.js';
+import { liveProblem, liveState, type ShownState } from './live.js';
 import { Show, useLoad } from './load.js';
-
-/** What the faults endpoints answer: the live state's faults and rate limit, and the routes a rule may name. */
-interface FaultState {
-  faults: LiveState['faults'];
-  rateLimit: LiveState['rateLimit'];
-  routes: string[];
-}
 
 const cuts = {
   none: 'No cut',
@@ -109,7 +103,7 @@ export function streamsText(open: number): string {
   return open === 1 ? '1 A2A stream is open.' : `${open} A2A streams are open.`;
 }
 
-function InForce(props: { state: LiveState; onRemoveRateLimit: () => void }) {
+function InForce(props: { state: ShownState; onRemoveRateLimit: () => void }) {
   const { faults, rateLimit } = props.state;
   if (faults.length === 0 && rateLimit.perSecond === null) {
     return (
@@ -153,7 +147,7 @@ function FaultForm(props: { routes: string[]; onAdd: (rule: FaultRule) => void }
 
   function submit(event: Event) {
     event.preventDefault();
-    const rule: FaultRule = { route, times: Number(times) };
+    const rule: FaultRule = { route: route as FaultRule['route'], times: Number(times) };
     if (status.trim() !== '') rule.status = Number(status);
     if (retryAfter.trim() !== '') rule.headers = { 'retry-after': retryAfter.trim() };
     if (latency.trim() !== '') rule.latencyMs = Number(latency);
@@ -239,7 +233,7 @@ function FaultForm(props: { routes: string[]; onAdd: (rule: FaultRule) => void }
 }
 
 function RateLimitForm(props: {
-  state: LiveState;
+  state: ShownState;
   onSet: (body: { perSecond: number; burst: number }) => void;
 }) {
   const [perSecond, setPerSecond] = useState('1');

@@ -1,76 +1,17 @@
 import { signal } from '@preact/signals';
 import { createParser } from 'eventsource-parser';
+import type { LiveState, LogRow } from '../../src/control/types.js';
 import { consoleApi, messageOf, noteRefusal, withKey } from './api.js';
 
-/** A row of the request log (no headers, no bodies: those come with the entry). */
-export interface LogRow {
-  id: number;
-  requestId: string;
-  method: string;
-  path: string;
-  query: string;
-  from: 'console' | 'program';
-  startedAt: string;
-  state: 'pending' | 'streaming' | 'done' | 'dropped' | 'cut';
-  status?: number;
-  durationMs?: number;
-}
+export type { LoggedExchange as LogEntry, LogRow, ModeStatus } from '../../src/control/types.js';
 
-export interface LogEntry extends LogRow {
-  requestHeaders: Record<string, string>;
-  requestBody: string;
-  requestBytes: number;
-  responseHeaders: Record<string, string>;
-  responseBody: string;
-  responseBytes: number;
-}
-
-export interface FaultRule {
-  route?: string;
-  times?: number;
-  latencyMs?: number;
-  status?: number;
-  headers?: Record<string, string>;
-  body?: string;
-  drop?: 'before-headers' | 'during-body';
-  dropAfterEvents?: number;
-  malformed?: boolean;
-  contentType?: string;
-}
-
-/** What changes as requests come and go: the faults in force with their uses left, the rate limit, the open streams. */
-export interface LiveState {
-  faults: { rule: FaultRule; remaining: number }[];
-  rateLimit: { perSecond: number | null; burst: number | null };
-  openStreams: number;
-  /** Absent until the live channel has said it (the faults view fills the rest in from its own answers). */
-  mode?: ModeStatus;
-}
-
-/** A difference between a real response and the spec, as the drift report counts it. */
-interface DriftFinding {
-  operationId: string;
-  kind: string;
-  response: string;
-  at: string;
-  expected?: string;
-  example: unknown;
-  count: number;
-}
-
-/** The mode the emulator runs in, and what goes with it. */
-export interface ModeStatus {
-  mode: 'emulating' | 'recording' | 'replaying';
-  recording?: { target: string; cassette: string; entries: number; bytes: number };
-  replaying?: { cassette: string; entries: number };
-  drift?: { responses: number; findings: DriftFinding[] };
-  exportFolder?: string;
-}
+/** The live state as the page holds it: the mode is absent until the live channel has said it. */
+export type ShownState = Omit<LiveState, 'mode'> & Partial<Pick<LiveState, 'mode'>>;
 
 /** The log, newest first, kept current from the emulator's event stream from the page's start. */
 export const logRows = signal<LogRow[]>([]);
 /** The emulator's state, as its event stream last told it (undefined until the stream first answers). */
-export const liveState = signal<LiveState | undefined>(undefined);
+export const liveState = signal<ShownState | undefined>(undefined);
 /** What went wrong with the live stream, if it is not connected. */
 export const liveProblem = signal<string | undefined>(undefined);
 

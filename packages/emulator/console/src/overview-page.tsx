@@ -1,21 +1,11 @@
 import { useRef, useState } from 'preact/hooks';
+import type { Overview } from '../../src/control/types.js';
 import { api, consoleApi, enc, messageOf } from './api.js';
 import { streamsText } from './faults-page.js';
 import { liveState, logRows } from './live.js';
 import { Show, useLoad } from './load.js';
 import { ModePanel } from './mode-panel.js';
 import type { Agent, NameMap } from './service-types.js';
-
-/** What the console's overview endpoint says of the running emulator. */
-export interface Overview {
-  version: string;
-  a2aVersion: '0.3' | '1.0';
-  ranking: string;
-  credentials: string[];
-  corsOrigins: string[] | '*';
-  listening: string;
-  extensionUri: string;
-}
 
 /** The landing page: what is running, and how to point a client at it. */
 export function OverviewPage() {

@@ -11,6 +11,11 @@ export interface Answer {
   status: number;
   headers: Record<string, string>;
   body: string | Uint8Array | ReadableStream<Uint8Array> | null;
+  /**
+   * The headers as a list of names and values in turn, when a name repeats (a deployment's
+   * `set-cookie`, passed on while recording): an adapter that can write them so does, else `headers`.
+   */
+  headerList?: readonly string[];
 }
 
 export function toResponse(answer: Answer): Response {
@@ -21,8 +26,15 @@ export function toResponse(answer: Answer): Response {
     headers = { ...headers, 'content-length': String(body.length) };
   }
   const empty = status === 204 || status === 205 || status === 304;
+  const list = answer.headerList;
   return new Response(empty ? null : (body as Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null), {
     status,
-    headers,
+    headers: list ? pairsOf(list) : headers,
   });
+}
+
+function pairsOf(list: readonly string[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (let i = 0; i + 1 < list.length; i += 2) pairs.push([list[i] as string, list[i + 1] as string]);
+  return pairs;
 }

@@ -112,6 +112,13 @@ export class Reply {
     if (!(answer.body instanceof ReadableStream)) this.outlet.closing.close();
   }
 
+  /** Answers with a deployment's answer, passed on as it came (recording): none of the exchange's own headers. */
+  forwarded(answer: Answer): void {
+    if (this.finished) return;
+    this.outlet.start(answer);
+    if (!(answer.body instanceof ReadableStream)) this.outlet.closing.close();
+  }
+
   /** Answers without a body (preflight requests). */
   empty(status: number, headers: Headers = {}): void {
     if (this.finished) return;

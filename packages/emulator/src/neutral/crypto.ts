@@ -12,12 +12,15 @@ export const sha256Bytes = (text: string): Uint8Array => sha256(utf8ToBytes(text
 
 export const randomUUID = (): string => globalThis.crypto.randomUUID();
 
-export function randomToken(bytes: number): string {
+function randomToken(bytes: number): string {
   const random = globalThis.crypto.getRandomValues(new Uint8Array(bytes));
   let binary = '';
   for (const byte of random) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
+
+/** A key for an emulator started without one: `dwz_` and 24 random characters. */
+export const generatedApiKey = (): string => `dwz_${randomToken(18)}`;
 
 /** Compares equal-length byte arrays in time that does not depend on where they differ. */
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -1,5 +1,5 @@
-import type { CassetteEntry } from '../cassette/har.js';
-import type { DriftReport } from './drift-report.js';
+import type { CassetteEntry } from '../../cassette/har.js';
+import type { DriftReport } from '../../drift-report.js';
 
 /** What the queue runs: the drift check of record/drift.ts, loaded only to record. */
 interface Checker {

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { checkCassette } from '../cassette/check.js';
-import { type Cassette, type CassetteEntry, CassetteError, creator } from '../cassette/har.js';
+import { checkCassette } from '../../cassette/check.js';
+import { type Cassette, type CassetteEntry, CassetteError, creator } from '../../cassette/har.js';
 
 /** What closes the file's JSON after the last entry: each append overwrites it and writes it again. */
 const trailer = '\n]}}\n';

@@ -1,4 +1,4 @@
-import type { Limits } from '../limits.js';
+import type { Limits } from '../../limits.js';
 
 /** The help line of each limit's flag; typed by the limits, so a new limit cannot go without one. */
 const limitHelp: Record<keyof Limits, string> = {

@@ -1,10 +1,5 @@
 import { readFile } from 'node:fs/promises';
-
-/** A file of the console page, ready to send. */
-export interface Asset {
-  type: string;
-  body: Buffer;
-}
+import type { Asset } from '../console/page.js';
 
 /** Where the build puts the bundled page, from this module in `src/console/` or `dist/console/`. */
 const pageDir = new URL('../../dist/console-page/', import.meta.url);

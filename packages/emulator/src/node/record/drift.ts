@@ -1,9 +1,9 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import * as formatsModule from 'ajv-formats';
-import type { CassetteEntry } from '../cassette/har.js';
-import { openapi } from '../generated/openapi.js';
-import { lookupRoute } from '../http/router.js';
-import type { DriftFinding, DriftReport } from './drift-report.js';
+import type { CassetteEntry } from '../../cassette/har.js';
+import type { DriftFinding, DriftReport } from '../../drift-report.js';
+import { openapi } from '../../generated/openapi.js';
+import { lookupRoute } from '../../http/router.js';
 
 interface SpecOperation {
   responses?: Record<string, SpecResponse>;

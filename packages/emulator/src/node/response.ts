@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { Answer } from './answer.js';
+import type { Answer } from '../http/answer.js';
 
 /**
  * Writes an answer to node:http. A body of bytes goes out in one write with the headers; a stream
@@ -22,7 +22,7 @@ export async function writeAnswer(
     if (body instanceof ReadableStream) body.cancel().catch(() => {});
     return writeAnswer(res, refused(new Error('A trailer header needs a chunked body'), answer), refused);
   }
-  res.writeHead(status, headers);
+  res.writeHead(status, answer.headerList ? [...answer.headerList] : headers);
   if (!(body instanceof ReadableStream)) {
     res.end(body ?? undefined);
     return;

@@ -1,6 +1,6 @@
-import { exportLines } from '../export-lines.js';
-import { defaultLimits } from '../limits.js';
-import { driftSummary } from '../record/drift-report.js';
+import { driftSummary } from '../../drift-report.js';
+import { exportLines } from '../../export-lines.js';
+import { defaultLimits } from '../../limits.js';
 import { parseArguments, UsageError } from './arguments.js';
 import { usage } from './usage.js';
 

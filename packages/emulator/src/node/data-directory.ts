@@ -1,7 +1,6 @@
 import { readdir, readFile, realpath } from 'node:fs/promises';
 import { basename, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { extractText } from '../documents/extract-text.js';
-import { stableId } from './ids.js';
+import { stableId } from '../data/ids.js';
 import type {
   Account,
   CorpusDocument,
@@ -9,8 +8,9 @@ import type {
   FilterField,
   MetadataValue,
   QnaSystem,
-} from './model.js';
-import { own } from './own.js';
+} from '../data/model.js';
+import { own } from '../data/own.js';
+import { extractText } from '../documents/extract-text.js';
 
 /** `dataworkz.json` in a data folder: the QnA systems it defines. */
 interface DataConfig {

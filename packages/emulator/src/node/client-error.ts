@@ -1,5 +1,5 @@
 import type { Duplex } from 'node:stream';
-import { errorBody } from './errors.js';
+import { errorBody } from '../http/errors.js';
 
 /** How long a refused connection may take to flush its answer before it is cut anyway. */
 const flushGraceMs = 2000;

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkManifest, checkPart, type StateLimits, type StatePart } from './check.js';
-import { type EmulatorState, StateFormatError } from './snapshot.js';
+import { checkManifest, checkPart, type StateLimits, type StatePart } from '../saved-state/check.js';
+import { type EmulatorState, StateFormatError } from '../saved-state/snapshot.js';
 
 /** Each part of a state and its file: a person edits one concern at a time. */
 const files: Record<StatePart, string> = {

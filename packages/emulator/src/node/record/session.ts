@@ -1,5 +1,6 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Log } from '../logger.js';
+import type { Answer } from '../../http/answer.js';
+import type { Log } from '../../logger.js';
+import type { Incoming } from '../../pipeline.js';
 import { CassetteFile } from './cassette-file.js';
 import type { DriftQueue } from './drift-queue.js';
 import { Forwarder } from './forward.js';
@@ -55,8 +56,9 @@ export class RecordSession {
     return session;
   }
 
-  handle(req: IncomingMessage, res: ServerResponse, target: string): void {
-    this.forwarder.forward(req, res, target);
+  /** The deployment's answer to a request, recorded once it is over. */
+  forward(incoming: Incoming, onClose: (listener: () => void) => void): Promise<Answer> {
+    return this.forwarder.forward(incoming, onClose);
   }
 
   get status(): RecordingStatus {

@@ -2,24 +2,23 @@ import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Cassette } from './cassette/har.js';
-import type { ConsoleContext, ModeStatus } from './console/handler.js';
-import { type EmulatorControls, withControls } from './controls.js';
-import { sentenceEncoderModel } from './embedding/sentence-encoder.js';
-import type { Answer } from './http/answer.js';
-import { answerClientError } from './http/client-error.js';
-import { errorBody, HttpError } from './http/errors.js';
-import { readNodeBody } from './http/node-body.js';
-import { fromThisMachine } from './http/node-peer.js';
-import { writeAnswer } from './http/node-response.js';
-import { resolveLimits } from './limits.js';
-import { utf8 } from './neutral/bytes.js';
-import { checkOptions, type EmulatorOptions } from './options.js';
+import type { Cassette } from '../cassette/har.js';
+import type { ModeStatus } from '../control/types.js';
+import { type EmulatorControls, withControls } from '../controls.js';
+import type { DriftReport } from '../drift-report.js';
+import type { Answer } from '../http/answer.js';
+import { errorBody, HttpError } from '../http/errors.js';
+import { utf8 } from '../neutral/bytes.js';
+import type { EmulatorOptions } from '../options.js';
+import { StateFormatError } from '../saved-state/snapshot.js';
+import { createService, type DatasetStep, type Service } from '../service.js';
+import { settle } from '../settings.js';
+import { readNodeBody } from './body.js';
+import { answerClientError } from './client-error.js';
+import { fromThisMachine } from './peer.js';
 import type { DriftQueue } from './record/drift-queue.js';
-import type { DriftReport } from './record/drift-report.js';
-import type { RecordSession } from './record/session.js';
-import { StateFormatError } from './saved-state/snapshot.js';
-import { createService, type DatasetStep, type Service } from './service.js';
+import { writeAnswer } from './response.js';
+import { sentenceEncoderModel } from './sentence-encoder.js';
 
 export interface Emulator extends EmulatorControls {
   /** `http://host:port`, without a trailing slash. */
@@ -39,22 +38,20 @@ export type EmulatorMode = 'emulating' | 'recording' | 'replaying';
 
 /** Starts the emulator on plain node:http and resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  checkOptions(options);
+  const settings = settle(options);
+  const { limits, log, secrets } = settings;
   const data = options.data;
   // Read before anything is built: a bad state folder fails the start with the file at fault.
   // Each mode's modules load only when it is asked for (record, replay, saved state, the console).
   const imported =
     options.import === undefined
       ? undefined
-      : await (await import('./saved-state/folder.js')).readStateFolder(
-          options.import,
-          resolveLimits(options.limits),
-        );
+      : await (await import('./state-folder.js')).readStateFolder(options.import, limits);
   const addData: DatasetStep | undefined =
     data || imported
       ? async (dataset) => {
           if (data) {
-            const { loadDataDirectory } = await import('./data/data-directory.js');
+            const { loadDataDirectory } = await import('./data-directory.js');
             const loaded = await loadDataDirectory(data, dataset.account);
             dataset.systems = loaded.replaceSeededSystems
               ? loaded.systems
@@ -64,30 +61,24 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           if (imported) dataset.systems = imported.systems.map((system) => ({ ...system }));
         }
       : undefined;
+  // The console's page is read before listening, so it answers from the first request.
   const consoleModules = options.console
-    ? await Promise.all([
-        import('./console/assets.js'),
-        import('./console/exchange-log.js'),
-        import('./console/handler.js'),
-      ])
-    : undefined;
-  const exchanges = consoleModules
-    ? new consoleModules[1].ExchangeLog(resolveLimits(options.limits))
+    ? await Promise.all([import('./console-assets.js'), import('../console/exchange-log.js')])
     : undefined;
   // The sentence encoder leads the default ranking when its optional packages are installed.
   const encoder =
-    options.embed === undefined
-      ? sentenceEncoderModel({ warm: options.warmEncoder ?? false })
+    settings.ranking.embed === undefined
+      ? sentenceEncoderModel({ warm: settings.ranking.warm })
       : Promise.resolve(undefined);
   // A cassette file is read before anything listens: a bad one fails the start, not the first request.
+  const replayed = settings.replay;
   const replay =
-    typeof options.replay === 'string'
-      ? await (await import('./record/cassette-file.js')).readCassette(options.replay)
-      : options.replay;
+    typeof replayed?.cassette === 'string'
+      ? await (await import('./record/cassette-file.js')).readCassette(replayed.cassette)
+      : replayed?.cassette;
   const exportDir = options.exportOnExit;
   const exportNow = exportDir
-    ? async () =>
-        (await import('./saved-state/folder.js')).writeStateFolder(exportDir, await service.exportState())
+    ? async () => (await import('./state-folder.js')).writeStateFolder(exportDir, await service.exportState())
     : undefined;
   // Asked for by a route: a folder the export refuses (a planted link) is the caller's to fix, a 409.
   const exportRoute = exportNow
@@ -101,19 +92,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         }
       }
     : undefined;
-  const service = createService({ ...options, replay }, addData, exchanges, encoder, exportRoute);
-  const mode: EmulatorMode = options.record ? 'recording' : replay ? 'replaying' : 'emulating';
-  // Read before listening, so the console answers from the first request.
-  const assets = consoleModules ? await consoleModules[0].loadAssets() : undefined;
-  const version = consoleModules ? await consoleModules[0].packageVersion() : '';
-  await service.ready;
-  if (imported) await service.importState(imported);
-  const { limits, log } = service;
-  // What the console and the recorder scrub besides each request's own credentials: the emulator's keys.
-  const secrets = [
-    ...(options.apiKeys?.length ? options.apiKeys : [service.apiKey]),
-    options.jwtSecret ?? '',
-  ];
   // Loaded only to record: the validator and the spec's copy cost every other start nothing.
   const drift = options.record
     ? new (await import('./record/drift-queue.js')).DriftQueue(
@@ -128,11 +106,45 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         limits.maxBodyBytes,
         log,
         drift,
+        // Scrubbed besides each request's own credentials: the emulator's keys.
         { secrets, recordUnreadableBodies: options.recordUnreadableBodies === true },
       )
     : undefined;
+  const mode: EmulatorMode = options.record ? 'recording' : replay ? 'replaying' : 'emulating';
   let url = '';
-  let consoleContext: ConsoleContext | undefined;
+  const assets = consoleModules ? await consoleModules[0].loadAssets() : undefined;
+  const version = consoleModules ? await consoleModules[0].packageVersion() : '';
+  const encoderModel = await encoder;
+  const service = createService(
+    { ...settings, replay: replayed && replay ? { ...replayed, cassette: replay } : undefined },
+    {
+      extendDataset: addData,
+      sentenceEncoder: Promise.resolve(encoderModel),
+      console:
+        consoleModules && assets
+          ? {
+              assets,
+              exchanges: new consoleModules[1].ExchangeLog(limits),
+              about: () => ({
+                version,
+                ranking: rankingOf(settings.ranking.embed, encoderModel),
+                listening: url,
+              }),
+            }
+          : undefined,
+      recording: recording
+        ? {
+            forward: (incoming, onClose) => recording.forward(incoming, onClose),
+            status: () => recording.status,
+            onChange: (listener) => recording.onChange(listener),
+          }
+        : undefined,
+      modeDetails: () => modeDetails(drift, replayed?.cassette, replay, exportDir),
+      writeStateFolder: exportRoute,
+    },
+  );
+  await service.ready;
+  if (imported) await service.importState(imported);
 
   const headersTimeout = Math.min(limits.requestTimeoutMs, 30_000);
   const server = createServer(
@@ -143,17 +155,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       connectionsCheckingInterval: Math.min(1000, headersTimeout),
     },
     (req, res) => {
-      const target = req.url ?? '/';
-      if (recording && target.startsWith('/api/')) {
-        recording.handle(req, res, target);
-        return;
-      }
-      const headers = headersOf(req);
-      const handled =
-        consoleContext && consoleModules?.[2].isConsolePath(target.split('?')[0] ?? '')
-          ? consoleModules[2].answerConsole(consoleContext, req, res, headers)
-          : answer(service, url, req, res, target, headers);
-      handled.catch((error: unknown) => {
+      answer(service, url, req, res).catch((error: unknown) => {
         // Even the failure answer could not be written: end this connection, keep the process.
         log.error(`The emulator could not answer ${req.method} ${req.url?.split('?')[0]}`, error);
         req.socket.destroy();
@@ -168,28 +170,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   url = `http://${host}:${address.port}`;
   service.guard.listening(host, address.port);
-  let consoleUrl: string | undefined;
-  if (consoleModules && exchanges && assets) {
-    consoleContext = {
-      service,
-      exchanges,
-      assets,
-      secrets,
-      about: {
-        version,
-        a2aVersion: options.a2aVersion ?? '0.3',
-        ranking: rankingOf(options.embed, await encoder),
-        credentials: credentialsOf(options),
-        corsOrigins: options.cors?.origins ?? [],
-        listening: url,
-      },
-      mode: () => modeStatus(mode, recording, drift, options.replay, replay, exportDir),
-      onModeChange: (listener) => recording?.onChange(listener) ?? (() => {}),
-      exportState: exportRoute,
-      forward: (req, res, target, headers) => answer(service, url, req, res, target, headers),
-    };
-    consoleUrl = `${consoleOrigin(host, address.port, url)}${consoleModules[2].consolePath}`;
-  }
+  const consoleUrl = assets ? `${consoleOrigin(host, address.port, url)}/console` : undefined;
 
   return withControls(service, {
     url,
@@ -211,19 +192,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
 }
 
-/** The mode as the console shows it, the drift's findings flattened across operations. */
-function modeStatus(
-  mode: EmulatorMode,
-  recording: RecordSession | undefined,
+/** What the console shows with the mode: the drift's findings flattened across operations, the cassette, the export folder. */
+function modeDetails(
   drift: DriftQueue | undefined,
-  replayOption: EmulatorOptions['replay'],
+  replayOption: string | Cassette | undefined,
   replay: Cassette | undefined,
   exportFolder: string | undefined,
-): ModeStatus {
+): Omit<ModeStatus, 'mode' | 'recording'> {
   const report = drift?.report();
   return {
-    mode,
-    ...(recording ? { recording: recording.status } : {}),
     ...(replay
       ? {
           replaying: {
@@ -254,17 +231,6 @@ function rankingOf(embed: EmulatorOptions['embed'], encoder: unknown): string {
   return 'built-in word vectors, with BM25';
 }
 
-/** The credentials the API accepts, without any key or secret. */
-function credentialsOf(options: EmulatorOptions): string[] {
-  const keys = options.apiKeys?.length ?? 0;
-  const accepted = [
-    keys > 1 ? `${keys} API keys (SSWS)` : keys === 1 ? 'an API key (SSWS)' : 'a generated API key (SSWS)',
-  ];
-  if (options.jwtSecret) accepted.push('HS256 JWTs (Bearer)');
-  if (options.jwks) accepted.push('JWTs verified with a JWKS (Bearer)');
-  return accepted;
-}
-
 /** Where a browser opens the console: on every interface, its loopback address (the only one it answers on). */
 function consoleOrigin(host: string, port: number, url: string): string {
   if (host === '0.0.0.0') return `http://127.0.0.1:${port}`;
@@ -291,15 +257,13 @@ async function answer(
   origin: string,
   req: IncomingMessage,
   res: ServerResponse,
-  target: string,
-  headers: Record<string, string>,
 ): Promise<void> {
   let answer: Answer;
   try {
     answer = await service.respond({
       method: req.method ?? 'GET',
-      target,
-      headers,
+      target: req.url ?? '/',
+      headers: headersOf(req),
       origin,
       local: fromThisMachine(req),
       readBody: (limit) => readNodeBody(req, limit),
@@ -308,6 +272,9 @@ async function answer(
         if (res.destroyed || req.socket.destroyed) listener();
         else res.once('close', listener);
       },
+      rawHeaders: req.rawHeaders,
+      httpVersion: req.httpVersion,
+      bodyStream: () => req,
     });
   } catch {
     // A fault dropping the connection before any headers, or a client that left first.

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { BoundedBody, incomplete, noBody, type ReceivedBody } from './body.js';
+import { BoundedBody, incomplete, noBody, type ReceivedBody } from '../http/body.js';
 
 /** Reads a node:http request body, keeping at most `limit` bytes; a larger one is refused (413) but still counted. */
 export function readNodeBody(req: IncomingMessage, limit: number): Promise<ReceivedBody> | ReceivedBody {

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { JSONWebKeySet } from 'jose';
-import { checkFaultRule, type FaultRule } from '../http/faults.js';
-import type { EmulatorLimits } from '../limits.js';
-import type { EmulatorLogger } from '../logger.js';
-import type { EmulatorOptions } from '../options.js';
+import { checkFaultRule, type FaultRule } from '../../http/faults.js';
+import type { EmulatorLimits } from '../../limits.js';
+import type { EmulatorLogger } from '../../logger.js';
+import type { EmulatorOptions } from '../../options.js';
 import { flagOf, limitNames } from './usage.js';
 
 /** A mistake in the command line: reported with the usage, exit code 2. */

@@ -1,4 +1,4 @@
-import { runEmulatorCommand } from './cli/command.js';
+import { runEmulatorCommand } from './command.js';
 
 // Installed before anything else: a signal during start-up, or right after the banner, still closes cleanly.
 const stopRequested = new Promise<void>((resolve) => {
