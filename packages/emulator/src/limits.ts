@@ -16,19 +16,19 @@ export interface EmulatorLimits {
   maxTurnsPerContext?: number | undefined;
   /** Conversations (contextIds) kept across agents; the least recently used is forgotten first. Default 1,000. */
   maxConversations?: number | undefined;
-  /** Size of all kept conversations (turns and context values as UTF-8 JSON). Default 32 MiB. */
+  /** Size of all kept conversations (turns and context values as UTF-8 JSON); a single larger one is not kept. Default 32 MiB. */
   maxConversationBytes?: number | undefined;
   /** A2A tasks kept across agents (for `tasks/get`, `tasks/cancel`, follow-ups); the least recently updated go first. Default 1,000. */
   maxTasks?: number | undefined;
-  /** Size of all kept tasks (as UTF-8 JSON). Default 32 MiB. */
+  /** Size of all kept tasks (as UTF-8 JSON); a single larger one is not kept. Default 32 MiB. */
   maxTaskBytes?: number | undefined;
   /** Answered questions kept for the question history (beyond the contract), across systems; the oldest go first. Default 1,000. */
   maxQuestions?: number | undefined;
-  /** Size of all kept questions (question text and answer as UTF-8 JSON). Default 16 MiB. */
+  /** Size of all kept questions (question text and answer as UTF-8 JSON); a single larger one is not kept. Default 16 MiB. */
   maxQuestionBytes?: number | undefined;
-  /** Requests kept in `emu.requests`. Default 500. */
+  /** Requests kept in `emu.requests` (and in the console's request log); the oldest go first. Default 500. */
   maxRecordedRequests?: number | undefined;
-  /** Size of all recorded requests (path, query, headers and kept body, UTF-8). Default 8 MiB. */
+  /** Size of all recorded requests (path, query, headers and kept body, UTF-8); a single larger one is not kept. Default 8 MiB. */
   maxRecordedBytes?: number | undefined;
   /** Bytes of each request body that are recorded; the rest is counted in `bodyBytes` only. Default 64 KiB. */
   maxRecordedBodyBytes?: number | undefined;

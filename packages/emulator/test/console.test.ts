@@ -218,6 +218,29 @@ describe('the console', () => {
     }
   });
 
+  it('does not keep an exchange larger than the whole byte limit, and keeps the others', async () => {
+    const small = await startEmulator({
+      console: true,
+      apiKeys: [apiKey],
+      limits: { maxRecordedBytes: 8192 },
+    });
+    try {
+      const smallHost = new URL(small.url).host;
+      for (const [n, size] of [10, 10, 10, 10_000, 10].entries()) {
+        await fetch(`${small.url}/api/no/such/thing?n=${n}`, {
+          method: 'POST',
+          headers: { authorization: `SSWS ${apiKey}` },
+          body: 'x'.repeat(size),
+        });
+      }
+      const res = await fetch(`${small.url}/console/api/log`, { headers: { host: smallHost } });
+      const rows = ((await res.json()) as { entries: { query: string }[] }).entries;
+      expect(rows.map((r) => r.query)).toEqual(['n=4', 'n=2', 'n=1', 'n=0']);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('switches faults and a rate limit on, lists them and clears them', async () => {
     const post = (name: string, method: string, value: unknown) => {
       const text = JSON.stringify(value);

@@ -372,6 +372,19 @@ describe('request recording', () => {
     }
   });
 
+  it('does not keep a request larger than the whole byte cap, and keeps the others', async () => {
+    // The body alone (up to the recorded-body limit) is larger than all the record may hold.
+    const small = await startEmulator({ apiKeys: ['k'], limits: { maxRecordedBytes: 4096 } });
+    try {
+      for (const [n, size] of [10, 10, 10, 5000, 10].entries()) {
+        await call(small, `/api/no/such/thing?n=${n}`, { method: 'POST', body: 'x'.repeat(size) });
+      }
+      expect(small.requests.map((r) => r.query)).toEqual(['n=0', 'n=1', 'n=2', 'n=4']);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('keeps only the most recent 500', async () => {
     emu.clearRequests();
     // In waves of 40: 520 at once can outwait a call's time-out on a loaded machine.

@@ -1,5 +1,6 @@
 import type { Task } from '@a2a-js/sdk';
 import type { TaskStore } from '@a2a-js/sdk/server';
+import { BoundedStore } from '../bounded-store.js';
 import { utf8Length } from '../neutral/bytes.js';
 
 export interface TaskMemoryLimits {
@@ -14,19 +15,20 @@ export interface AgentTaskStore extends TaskStore {
 
 interface Kept {
   json: string;
-  bytes: number;
 }
 
 /**
  * The A2A tasks of every agent, kept as JSON so their size is known and no caller shares an object
- * with the store; bounded by count and bytes, the least recently saved forgotten first.
+ * with the store; bounded by count and bytes, the least recently saved forgotten first, and one
+ * larger than the whole byte limit not kept (see `BoundedStore`).
  */
 export class TaskMemory {
-  // Map order is the order of the last save: the first entry is the stalest.
-  private readonly tasks = new Map<string, Kept>();
-  private bytes = 0;
+  // A save makes a task the newest entry: the oldest is the stalest.
+  private readonly tasks: BoundedStore<string, Kept>;
 
-  constructor(private readonly limits: TaskMemoryLimits) {}
+  constructor(limits: TaskMemoryLimits) {
+    this.tasks = new BoundedStore({ maxEntries: limits.maxTasks, maxBytes: limits.maxTaskBytes });
+  }
 
   /** One agent's store: its own namespace, so a task id never reaches another agent's tasks. */
   storeFor(agentId: string): AgentTaskStore {
@@ -40,7 +42,7 @@ export class TaskMemory {
 
   /** Every kept task, least recently saved first (the order restoring saves them in). */
   entries(): { agentId: string; task: Task }[] {
-    return [...this.tasks].map(([key, kept]) => ({
+    return this.tasks.entries().map(([key, kept]) => ({
       agentId: key.slice(0, key.indexOf('\n')),
       task: JSON.parse(kept.json) as Task,
     }));
@@ -56,7 +58,7 @@ export class TaskMemory {
   }
 
   get totalBytes(): number {
-    return this.bytes;
+    return this.tasks.bytes;
   }
 
   private load(key: string): Task | undefined {
@@ -66,20 +68,6 @@ export class TaskMemory {
 
   private save(key: string, task: Task): void {
     const json = JSON.stringify(task);
-    const bytes = utf8Length(json);
-    this.forget(key);
-    this.tasks.set(key, { json, bytes });
-    this.bytes += bytes;
-    for (const stalest of this.tasks.keys()) {
-      if (this.tasks.size <= this.limits.maxTasks && this.bytes <= this.limits.maxTaskBytes) break;
-      this.forget(stalest);
-    }
-  }
-
-  private forget(key: string): void {
-    const kept = this.tasks.get(key);
-    if (!kept) return;
-    this.tasks.delete(key);
-    this.bytes -= kept.bytes;
+    this.tasks.set(key, { json }, utf8Length(json));
   }
 }

@@ -1,4 +1,5 @@
 import { SCRUB_MARGIN_BYTES } from '@dataworkz/redaction';
+import { BoundedStore } from '../bounded-store.js';
 import type { Answer } from '../http/answer.js';
 import { fromUtf8, utf8 } from '../neutral/bytes.js';
 
@@ -51,17 +52,22 @@ type Listener = (exchange: LoggedExchange) => void;
 export const consoleMarker = 'x-dataworkz-console';
 
 /**
- * Every request the service answers, newest last, with its answer, bounded by count and bytes
- * (the oldest go first). Listeners hear of each entry as it starts and as it ends.
+ * Every request the service answers, with its answer, bounded by count and bytes as the recorded
+ * requests are: the oldest go first, and an entry larger than the whole byte limit is not kept (see
+ * `BoundedStore`); an entry is counted again as its answer grows. Listeners hear of each entry as it
+ * starts and as it ends, kept or not.
  */
 export class ExchangeLog {
-  private readonly entries: LoggedExchange[] = [];
-  private readonly sizes = new Map<number, number>();
-  private bytes = 0;
+  private readonly entries: BoundedStore<number, LoggedExchange>;
   private nextId = 1;
   private readonly listeners = new Set<Listener>();
 
-  constructor(private readonly limits: ExchangeLogLimits) {}
+  constructor(private readonly limits: ExchangeLogLimits) {
+    this.entries = new BoundedStore({
+      maxEntries: limits.maxRecordedRequests,
+      maxBytes: limits.maxRecordedBytes,
+    });
+  }
 
   /** The most bytes of a body the console shows; the log keeps a margin more, cut once redacted. */
   get maxBodyBytes(): number {
@@ -70,17 +76,15 @@ export class ExchangeLog {
 
   /** Newest first. */
   list(): LoggedExchange[] {
-    return [...this.entries].reverse();
+    return this.entries.values().reverse();
   }
 
   get(id: number): LoggedExchange | undefined {
-    return this.entries.find((e) => e.id === id);
+    return this.entries.get(id);
   }
 
   clear(): void {
-    this.entries.length = 0;
-    this.sizes.clear();
-    this.bytes = 0;
+    this.entries.clear();
   }
 
   /** Calls `listener` with each new or changed entry until the returned function is called. */
@@ -109,14 +113,15 @@ export class ExchangeLog {
       responseBody: '',
       responseBytes: 0,
     };
-    this.add(entry);
+    this.entries.set(entry.id, entry, sizeOf(entry));
+    this.emit(entry);
     // Kept past the limit by a margin, so a secret the cut would split is still whole when redacted.
     const cap = this.limits.maxRecordedBodyBytes + SCRUB_MARGIN_BYTES;
     const finish = (state: ExchangeState) => {
       if (entry.state === 'done' || entry.state === 'dropped' || entry.state === 'cut') return;
       entry.state = state;
       entry.durationMs = Math.round((performance.now() - started) * 10) / 10;
-      this.resize(entry);
+      this.entries.resize(entry.id, sizeOf(entry));
       this.emit(entry);
     };
     return {
@@ -141,28 +146,6 @@ export class ExchangeLog {
       },
       dropped: () => finish('dropped'),
     };
-  }
-
-  private add(entry: LoggedExchange): void {
-    this.entries.push(entry);
-    this.resize(entry);
-    this.emit(entry);
-  }
-
-  /** Counts an entry's size again and drops the oldest entries past the limits. */
-  private resize(entry: LoggedExchange): void {
-    const size = sizeOf(entry);
-    this.bytes += size - (this.sizes.get(entry.id) ?? 0);
-    this.sizes.set(entry.id, size);
-    while (
-      this.entries.length > this.limits.maxRecordedRequests ||
-      (this.bytes > this.limits.maxRecordedBytes && this.entries.length > 1)
-    ) {
-      const oldest = this.entries.shift();
-      if (!oldest) break;
-      this.bytes -= this.sizes.get(oldest.id) ?? 0;
-      this.sizes.delete(oldest.id);
-    }
   }
 
   private emit(entry: LoggedExchange): void {

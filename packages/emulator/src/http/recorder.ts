@@ -1,3 +1,4 @@
+import { BoundedStore } from '../bounded-store.js';
 import { fromUtf8, utf8Length } from '../neutral/bytes.js';
 
 /** One request as the emulator received it. */
@@ -21,57 +22,38 @@ export interface RecorderLimits {
   maxRecordedBodyBytes: number;
 }
 
-interface Entry {
-  request: RecordedRequest;
-  bytes: number;
-}
-
 /**
  * The most recent authenticated API requests, newest last, bounded by count and by bytes so a
- * long-running or attacked emulator stays small; the oldest go first.
+ * long-running or attacked emulator stays small; the oldest go first, and a request larger than the
+ * whole byte limit is not kept (see `BoundedStore`).
  */
 export class RequestRecorder {
-  readonly requests: RecordedRequest[] = [];
-  private readonly sizes: number[] = [];
-  private bytes = 0;
+  private readonly store: BoundedStore<never, RecordedRequest>;
+  // The list `requests` last returned, made again only after a change: tests read it often, the
+  // service writes on every request and should not pay for the list.
+  private list: RecordedRequest[] | undefined;
 
-  constructor(private readonly limits: RecorderLimits) {}
+  constructor(private readonly limits: RecorderLimits) {
+    this.store = new BoundedStore({
+      maxEntries: limits.maxRecordedRequests,
+      maxBytes: limits.maxRecordedBytes,
+    });
+  }
+
+  /** The kept requests, oldest first, newest last. */
+  get requests(): RecordedRequest[] {
+    this.list ??= this.store.values();
+    return this.list;
+  }
 
   record(
-    method: string,
-    path: string,
-    query: string,
-    headers: Record<string, string>,
-    body: Uint8Array,
-    bodyBytes: number,
-  ): void {
-    const entry = this.entry(method, path, query, headers, body, bodyBytes);
-    this.requests.push(entry.request);
-    this.sizes.push(entry.bytes);
-    this.bytes += entry.bytes;
-    while (
-      this.requests.length > this.limits.maxRecordedRequests ||
-      (this.bytes > this.limits.maxRecordedBytes && this.requests.length > 0)
-    ) {
-      this.requests.shift();
-      this.bytes -= this.sizes.shift() ?? 0;
-    }
-  }
-
-  clear(): void {
-    this.requests.length = 0;
-    this.sizes.length = 0;
-    this.bytes = 0;
-  }
-
-  private entry(
     method: string,
     path: string,
     query: string,
     received: Record<string, string>,
     body: Uint8Array,
     bodyBytes: number,
-  ): Entry {
+  ): void {
     const kept = body.subarray(0, this.limits.maxRecordedBodyBytes);
     let bytes = kept.length + utf8Length(path) + utf8Length(query) + method.length;
     const headers: Record<string, string> = {};
@@ -81,6 +63,13 @@ export class RequestRecorder {
       bytes += name.length + utf8Length(text);
     }
     // A fresh string from the kept bytes: a slice of the whole body's text would keep all of it alive.
-    return { request: { method, path, query, headers, body: fromUtf8(kept), bodyBytes }, bytes };
+    const request = { method, path, query, headers, body: fromUtf8(kept), bodyBytes };
+    this.store.add(request, bytes);
+    this.list = undefined;
+  }
+
+  clear(): void {
+    this.store.clear();
+    this.list = undefined;
   }
 }

@@ -1,3 +1,4 @@
+import { BoundedStore } from '../bounded-store.js';
 import type { Limits } from '../limits.js';
 import { type QualityScores, qualityScores } from './quality-scores.js';
 import type { AnsweredQuestion } from './queries.js';
@@ -13,7 +14,6 @@ interface Entry {
   answered: AnsweredQuestion;
   model: string;
   record?: QuestionRecord;
-  bytes: number;
 }
 
 const months = [
@@ -40,14 +40,16 @@ const monthOf = (ms: number) => {
 const encoder = new TextEncoder();
 
 /**
- * The questions answered by every system, oldest first in memory. Bounded by count and by size (the
- * recorded answer JSON, answer text, question and query as UTF-8); the oldest questions go first.
+ * The questions answered by every system, by question id, oldest first in memory. Bounded by count
+ * and by size (the recorded answer JSON, answer text, question and query as UTF-8): the oldest
+ * questions go first, and one answer larger than the whole limit is not kept (see `BoundedStore`).
  */
 export class QuestionHistory {
-  private readonly kept = new Map<string, Entry>();
-  private bytes = 0;
+  private readonly kept: BoundedStore<string, Entry>;
 
-  constructor(private readonly limits: Pick<Limits, 'maxQuestions' | 'maxQuestionBytes'>) {}
+  constructor(limits: Pick<Limits, 'maxQuestions' | 'maxQuestionBytes'>) {
+    this.kept = new BoundedStore({ maxEntries: limits.maxQuestions, maxBytes: limits.maxQuestionBytes });
+  }
 
   record(systemId: string, answered: AnsweredQuestion, model: string, askedAt = Date.now()): void {
     // The answer and the query are kept besides the JSON, to score the record when it is read.
@@ -55,27 +57,16 @@ export class QuestionHistory {
       (sum, text) => sum + encoder.encode(text).length,
       0,
     );
-    // One answer larger than the whole store is not kept, rather than emptying the store for it.
-    if (bytes > this.limits.maxQuestionBytes) return;
-    this.kept.set(answered.questionUuid, {
-      systemId,
-      question: answered.question,
-      askedAt,
-      answered,
-      model,
+    this.kept.set(
+      answered.questionUuid,
+      { systemId, question: answered.question, askedAt, answered, model },
       bytes,
-    });
-    this.bytes += bytes;
-    for (const [id, entry] of this.kept) {
-      if (this.kept.size <= this.limits.maxQuestions && this.bytes <= this.limits.maxQuestionBytes) break;
-      this.kept.delete(id);
-      this.bytes -= entry.bytes;
-    }
+    );
   }
 
   /** Every kept question, oldest first (the order `record` restores). */
   entries(): { systemId: string; askedAt: number; model: string; answered: AnsweredQuestion }[] {
-    return [...this.kept.values()].map(({ systemId, askedAt, model, answered }) => ({
+    return this.kept.values().map(({ systemId, askedAt, model, answered }) => ({
       systemId,
       askedAt,
       model,
@@ -86,7 +77,7 @@ export class QuestionHistory {
   /** Month to question id to question text, newest first. */
   months(systemId: string): Record<string, Record<string, string>> {
     const byMonth: Record<string, Record<string, string>> = {};
-    for (const [id, entry] of [...this.kept].reverse()) {
+    for (const [id, entry] of this.kept.entries().reverse()) {
       if (entry.systemId !== systemId) continue;
       const month = monthOf(entry.askedAt);
       byMonth[month] ??= {};
