@@ -9,7 +9,10 @@ export interface EmulatorControls {
   readonly apiKey: string;
   /** The provided-values extension URI in force. */
   readonly extensionUri: string;
-  /** Authenticated API requests received, newest last (the last 500, 8 MiB at most by default; see `limits`). */
+  /**
+   * Authenticated API requests received, newest last (the last 500, 8 MiB at most by default; see
+   * `limits`): a snapshot taken when read, so read it again after a call.
+   */
   readonly requests: RecordedRequest[];
   clearRequests(): void;
   readonly faults: { add(rule: FaultRule): void; clear(): void };
