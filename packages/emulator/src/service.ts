@@ -37,7 +37,13 @@ import {
 } from './qna/handlers.js';
 import { getQnaQuestion, listQnaQuestionHistory } from './qna/history-handlers.js';
 import { QuestionHistory } from './qna/question-history.js';
-import { collectState, type EmulatorState, restoreState, type StateParts } from './saved-state/snapshot.js';
+import {
+  collectState,
+  type EmulatorState,
+  resetState,
+  restoreState,
+  type StateParts,
+} from './saved-state/snapshot.js';
 import { seededDataset } from './seed.js';
 import type { Settings } from './settings.js';
 import { ServiceState } from './state.js';
@@ -189,6 +195,8 @@ export function createService(settings: Settings, additions: ServiceAdditions = 
     };
   }
   const exportState = async () => collectState(await stateParts());
+  // The state the emulator was started from (`import`), which a reset returns to.
+  let startedFrom: EmulatorState | undefined;
   const openStreams = () => (a2a?.openStreams ?? 0) + (replayer?.openStreams ?? 0);
   const modeName: ModeStatus['mode'] = recording ? 'recording' : replayer ? 'replaying' : 'emulating';
   const console_ = additions.console;
@@ -228,6 +236,7 @@ export function createService(settings: Settings, additions: ServiceAdditions = 
       };
     },
     exportState,
+    reset: async () => resetState(await stateParts(), startedFrom, settings.faults),
     writeStateFolder: additions.writeStateFolder,
     onChange(listener) {
       listeners.add(listener);
@@ -277,6 +286,7 @@ export function createService(settings: Settings, additions: ServiceAdditions = 
     exportState,
     async importState(saved) {
       restoreState(await stateParts(), saved);
+      startedFrom = saved;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { createEmulator, type Emulator, startEmulator } from '@dataworkz/emulator';
+import { createEmulator, type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, obj } from './support/http.js';
 
@@ -105,6 +105,51 @@ describe('the control surface', () => {
       expect(faulted.status).toBe(503);
     } finally {
       await inProcess.close();
+    }
+  });
+
+  it('resets to the state it started in: the session forgotten, the faults it started with back', async () => {
+    const started = { route: 'listAgents' as const, status: 503, times: 5 };
+    const emulator = createEmulator({ apiKeys: [apiKey], faults: [started] });
+    const send = (path: string, init: RequestInit = {}) =>
+      emulator.fetch(`https://dw.example${path}`, {
+        ...init,
+        headers: { authorization: `SSWS ${apiKey}`, 'content-type': 'application/json' },
+      });
+    try {
+      const { systemId } = seed.systems.productDocs;
+      const llm = seed.llms.accountDefault;
+      expect(
+        (await send(`/api/qna/v1/systems/${systemId}/answer?questionText=install&llmProviderId=${llm}`))
+          .status,
+      ).toBe(200);
+      await send('/_emulator/faults', {
+        method: 'POST',
+        body: JSON.stringify({ route: 'getQnaSystem', status: 500 }),
+      });
+      await send('/_emulator/rate-limit', { method: 'PUT', body: JSON.stringify({ perSecond: 3 }) });
+      const before = (await (await send('/_emulator/state')).json()) as {
+        questions: unknown[];
+        faults: unknown[];
+      };
+      expect(before.questions).toHaveLength(1);
+      expect(before.faults).toHaveLength(2);
+
+      const reset = await send('/_emulator/reset', { method: 'POST' });
+      expect(await reset.json()).toMatchObject({
+        reset: true,
+        faults: [{ rule: started, remaining: 5 }],
+        rateLimit: { perSecond: null },
+      });
+      const after = (await (await send('/_emulator/state')).json()) as {
+        questions: unknown[];
+        conversations: unknown[];
+      };
+      expect(after.questions).toEqual([]);
+      expect(after.conversations).toEqual([]);
+      expect(emulator.requests).toEqual([]);
+    } finally {
+      await emulator.close();
     }
   });
 });

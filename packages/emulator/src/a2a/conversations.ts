@@ -46,6 +46,11 @@ export class ConversationStore {
     this.kept.set(key(agentId, contextId), kept, utf8Length(JSON.stringify(kept)));
   }
 
+  /** Forgets every conversation (a reset). */
+  clear(): void {
+    this.kept.clear();
+  }
+
   /** Every kept conversation, least recently written first (the order `write` restores). */
   entries(): { agentId: string; contextId: string; conversation: Conversation }[] {
     return this.kept.entries().map(([k, conversation]) => {

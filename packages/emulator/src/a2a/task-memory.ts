@@ -40,6 +40,11 @@ export class TaskMemory {
     };
   }
 
+  /** Forgets every task (a reset). */
+  clear(): void {
+    this.tasks.clear();
+  }
+
   /** Every kept task, least recently saved first (the order restoring saves them in). */
   entries(): { agentId: string; task: Task }[] {
     return this.tasks.entries().map(([key, kept]) => ({

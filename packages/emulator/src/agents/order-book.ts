@@ -29,6 +29,11 @@ export class OrderBook {
     return Object.fromEntries(this.cancelled);
   }
 
+  /** Forgets every cancellation (a reset). */
+  clear(): void {
+    this.cancelled.clear();
+  }
+
   /** Marks a seeded order cancelled on a date, as an exported state recorded it. */
   restoreCancellation(orderId: string, date: string): void {
     if (orders.some((o) => o.orderId === orderId)) this.cancelled.set(orderId, date);

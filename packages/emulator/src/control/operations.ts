@@ -41,6 +41,8 @@ export interface ControlContext {
   mode(): ModeStatus;
   scenarioChoice(agentId: string): Promise<ScenarioChoice>;
   exportState(): Promise<EmulatorState>;
+  /** Back to the state the emulator started in (see the `reset` operation). */
+  reset(): Promise<void>;
   /** Writes the state to the export folder now, listing the files; undefined without one. */
   readonly writeStateFolder: (() => Promise<string[]>) | undefined;
   /**
@@ -182,6 +184,17 @@ const operations: ControlOperation[] = [
         );
       }
       return { files: await ctx.writeStateFolder() };
+    },
+  },
+  {
+    method: 'POST',
+    path: 'reset',
+    run: async (ctx) => {
+      await ctx.reset();
+      ctx.rateLimit.reset();
+      ctx.recorder.clear();
+      ctx.exchanges?.clear();
+      return { reset: true, ...faultState(ctx) };
     },
   },
   { method: 'GET', path: 'overview', run: (ctx) => ctx.overview() },

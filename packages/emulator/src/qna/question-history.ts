@@ -51,6 +51,11 @@ export class QuestionHistory {
     this.kept = new BoundedStore({ maxEntries: limits.maxQuestions, maxBytes: limits.maxQuestionBytes });
   }
 
+  /** Forgets every question (a reset). */
+  clear(): void {
+    this.kept.clear();
+  }
+
   record(systemId: string, answered: AnsweredQuestion, model: string, askedAt = Date.now()): void {
     // The answer and the query are kept besides the JSON, to score the record when it is read.
     const bytes = [answered.json, answered.question, answered.answer, answered.query].reduce(

@@ -160,3 +160,17 @@ export function restoreState(parts: StateParts, state: EmulatorState): void {
     parts.orders.restoreCancellation(orderId, date);
   }
 }
+
+/**
+ * Back to the state the emulator started in: what the session created is forgotten, then the state it
+ * was started from (`import`), if any, restored; the faults become those it started with.
+ */
+export function resetState(parts: StateParts, started: EmulatorState | undefined, faults: readonly FaultRule[]): void {
+  parts.conversations.clear();
+  parts.tasks.clear();
+  parts.questions.clear();
+  parts.orders.clear();
+  parts.faults.clear();
+  if (started) restoreState(parts, started);
+  else for (const rule of faults) parts.faults.add(rule);
+}
