@@ -149,7 +149,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     if (parts.consoleAssets && (path === consolePath || path.startsWith(`${consolePath}/`))) {
       return consoleRequest(incoming, path);
     }
-    return exchange(incoming, true, {}, (watched, reply, closing) =>
+    return exchange(incoming, 'service', (watched, reply, closing) =>
       path.startsWith(controlPrefix)
         ? controlRequest(watched, 'control', path.slice(controlPrefix.length), reply, closing)
         : apiRequest(watched, path, reply, closing),
@@ -165,7 +165,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     if (refusal === undefined && isProxy && apiTarget.startsWith('/api/')) {
       return handle(proxied(incoming, apiTarget));
     }
-    return exchange(incoming, false, consoleHeaders, (_, reply, closing) => {
+    return exchange(incoming, 'console', (_, reply, closing) => {
       if (refusal !== undefined) throw refusal;
       if (isProxy) throw new HttpError(404, 'The console forwards only API paths', {}, 'NOT_FOUND');
       if (surface === 'console-page') {
@@ -352,13 +352,13 @@ export function createPipeline(parts: PipelineParts): Pipeline {
   }
 
   /**
-   * One exchange: its request id, its reply, its end, and its failure answered; the listeners (when
-   * `listened`) follow its body and answer.
+   * One exchange: its request id, its reply, its end, and its failure answered. The service's own
+   * (the API, the control routes) are heard by the listeners and carry CORS headers; the console's are
+   * neither (its page is same-origin only) and carry the console's headers instead.
    */
   function exchange(
     given: Incoming,
-    listened: boolean,
-    extraHeaders: Record<string, string>,
+    kind: 'service' | 'console',
     /** Answers the request (its body read through the listeners). */
     run: (incoming: Incoming, reply: Reply, closing: Closing) => void | Promise<void>,
   ): Promise<Answer> {
@@ -367,7 +367,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     requestCounter += 1;
     const requestId = `req-${requestCounter}`;
     const watches: ExchangeWatch[] = [];
-    if (listened) {
+    if (kind === 'service') {
       for (const listener of parts.listeners) {
         const watch = listener.exchange?.(requestId, method, target, incoming.headers);
         if (watch) watches.push(watch);
@@ -385,8 +385,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     }
     const baseHeaders = {
       'x-request-id': requestId,
-      ...extraHeaders,
-      ...corsHeaders(parts.cors, method, incoming.headers.origin),
+      ...(kind === 'console' ? consoleHeaders : corsHeaders(parts.cors, method, incoming.headers.origin)),
     };
     const closing = new Closing();
     incoming.onGone(() => closing.close());

@@ -152,4 +152,23 @@ describe('the control surface', () => {
       await emulator.close();
     }
   });
+
+  it("gives the console's answers no CORS headers, even where the API allows every origin", async () => {
+    const open = await startEmulator({ console: true, apiKeys: [apiKey], cors: { origins: '*' } });
+    try {
+      const openHost = new URL(open.url).host;
+      const api = await fetch(`${open.url}/api/agents/v1/`, {
+        headers: { authorization: `SSWS ${apiKey}`, origin: 'https://app.example' },
+      });
+      expect(api.headers.get('access-control-allow-origin')).toBe('*');
+      const page = await fetch(`${open.url}/console/api/faults`, {
+        headers: { origin: `http://${openHost}`, 'sec-fetch-site': 'same-origin' },
+      });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('access-control-allow-origin')).toBeNull();
+      expect(page.headers.get('x-frame-options')).toBe('DENY');
+    } finally {
+      await open.close();
+    }
+  });
 });

@@ -165,7 +165,11 @@ export function restoreState(parts: StateParts, state: EmulatorState): void {
  * Back to the state the emulator started in: what the session created is forgotten, then the state it
  * was started from (`import`), if any, restored; the faults become those it started with.
  */
-export function resetState(parts: StateParts, started: EmulatorState | undefined, faults: readonly FaultRule[]): void {
+export function resetState(
+  parts: StateParts,
+  started: EmulatorState | undefined,
+  faults: readonly FaultRule[],
+): void {
   parts.conversations.clear();
   parts.tasks.clear();
   parts.questions.clear();
