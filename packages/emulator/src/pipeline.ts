@@ -1,6 +1,7 @@
 import { consoleMarker, type ExchangeWatch } from './console/exchange-log.js';
 import { type Asset, answerPage, consolePath } from './console/page.js';
-import { type ControlContext, controlOperation } from './control/operations.js';
+import type { ControlContext } from './control/context.js';
+import { controlOperation } from './control/operations.js';
 import type { AccessGuard, Surface } from './http/access-guard.js';
 import type { Answer } from './http/answer.js';
 import type { Authenticator } from './http/auth.js';

@@ -3,7 +3,7 @@ import { getAgentCard, listAgentLlmProviders, listAgents, respondToAgent } from 
 import { Replayer } from './cassette/replay.js';
 import type { ExchangeLog } from './console/exchange-log.js';
 import type { Asset } from './console/page.js';
-import type { ControlContext, RateLimitSwitch } from './control/operations.js';
+import type { ControlContext, RateLimitSwitch } from './control/context.js';
 import type { ModeStatus, Overview, ScenarioChoice } from './control/types.js';
 import type { Dataset } from './dataset.js';
 import type { EmbeddingModel } from './embedding/model.js';

@@ -1,20 +1,15 @@
 import { redactExchange } from '../console/redact.js';
 import type { Answer } from '../http/answer.js';
 import { utf8 } from '../neutral/bytes.js';
-import type { ControlContext } from './operations.js';
-import { faultState } from './operations.js';
-import type { LiveState, LoggedExchange, LogRow } from './types.js';
+import { type ControlContext, faultState, rowOf } from './context.js';
+import type { LiveState } from './types.js';
 
 /**
  * The console's one live channel, as server-sent events: a `state` event (faults in force with their
  * uses left, rate limit, open streams, the mode) at once and after each change, and an `entry` event
  * per new or changed entry of the request log, until the caller goes.
  */
-export function liveEvents(
-  ctx: ControlContext,
-  rowOf: (entry: LoggedExchange) => LogRow,
-  onClose: (listener: () => void) => void,
-): Answer {
+export function liveEvents(ctx: ControlContext, onClose: (listener: () => void) => void): Answer {
   let stop = () => {};
   const body = new ReadableStream<Uint8Array>({
     start(controller) {

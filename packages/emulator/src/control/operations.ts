@@ -1,56 +1,11 @@
 import type { ExchangeLog } from '../console/exchange-log.js';
 import { redactExchange } from '../console/redact.js';
 import { HttpError } from '../http/errors.js';
-import { checkFaultRule, type FaultList } from '../http/faults.js';
-import type { RequestRecorder } from '../http/recorder.js';
+import { checkFaultRule } from '../http/faults.js';
 import type { Reply } from '../http/reply.js';
-import { operationIds } from '../http/router.js';
-import type { EmulatorState } from '../saved-state/snapshot.js';
+import { type ControlContext, faultState, rowOf } from './context.js';
 import { liveEvents } from './live-events.js';
-import type {
-  FaultState,
-  FaultsAdded,
-  LoggedExchange,
-  LogRow,
-  ModeStatus,
-  Overview,
-  ScenarioChoice,
-} from './types.js';
-
-/** The rate limit of API requests per credential, changed while the emulator runs. */
-export interface RateLimitSwitch {
-  /** Requests per second and burst in force (`Infinity` for none). */
-  readonly current: { perSecond: number; burst: number };
-  set(perSecond: number, burst: number): void;
-  /** Back to the limit the emulator was started with. */
-  reset(): void;
-}
-
-/** What the control operations read and steer: the running emulator's parts. */
-export interface ControlContext {
-  readonly apiKey: string;
-  readonly faults: FaultList;
-  readonly rateLimit: RateLimitSwitch;
-  readonly recorder: RequestRecorder;
-  /** The console's request log; undefined when the emulator runs without the console. */
-  readonly exchanges: ExchangeLog | undefined;
-  /** Every credential to keep out of what the log shows: the API keys and the JWT secret. */
-  readonly secrets: readonly string[];
-  readonly openStreams: number;
-  overview(): Overview;
-  mode(): ModeStatus;
-  scenarioChoice(agentId: string): Promise<ScenarioChoice>;
-  exportState(): Promise<EmulatorState>;
-  /** Back to the state the emulator started in (see the `reset` operation). */
-  reset(): Promise<void>;
-  /** Writes the state to the export folder now, listing the files; undefined without one. */
-  readonly writeStateFolder: (() => Promise<string[]>) | undefined;
-  /**
-   * Calls `listener` after each change to the faults, the rate limit, the open streams or the mode's
-   * status, until the returned function is called.
-   */
-  onChange(listener: () => void): () => void;
-}
+import type { FaultsAdded } from './types.js';
 
 /** One control request, as the pipeline hands it to an operation (the guard has let it in). */
 interface ControlRequest {
@@ -166,7 +121,7 @@ const operations: ControlOperation[] = [
     method: 'GET',
     path: 'events',
     run: (ctx, { reply, onClose }) => {
-      reply.answer(liveEvents(ctx, rowOf, onClose));
+      reply.answer(liveEvents(ctx, onClose));
       return undefined;
     },
   },
@@ -258,17 +213,6 @@ function matchPath(pattern: string, segments: string[]): Record<string, string> 
   return params;
 }
 
-/** The faults in force and the rate limit, as every fault operation answers. */
-export function faultState(ctx: Pick<ControlContext, 'faults' | 'rateLimit'>): FaultState {
-  const finite = (n: number) => (Number.isFinite(n) ? n : null);
-  const { perSecond, burst } = ctx.rateLimit.current;
-  return {
-    faults: ctx.faults.list(),
-    rateLimit: { perSecond: finite(perSecond), burst: finite(burst) },
-    routes: ['*', ...operationIds],
-  };
-}
-
 function exchangeLog(ctx: ControlContext): ExchangeLog {
   if (!ctx.exchanges) {
     throw new HttpError(
@@ -279,10 +223,4 @@ function exchangeLog(ctx: ControlContext): ExchangeLog {
     );
   }
   return ctx.exchanges;
-}
-
-/** The list row of an entry: no headers, no bodies. */
-function rowOf(entry: LoggedExchange): LogRow {
-  const { requestHeaders, requestBody, responseHeaders, responseBody, ...rest } = entry;
-  return rest;
 }
