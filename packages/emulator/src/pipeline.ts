@@ -251,7 +251,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     let reply = plain;
     if (mode.kind === 'record' && isApi) {
       // The deployment judges the credentials and answers every method; faults still apply first.
-      if (await applyFault(found.operationId, path, reply, closing)) return;
+      if (method !== 'OPTIONS' && (await applyFault(found.operationId, path, reply, closing))) return;
       reply.forwarded(await mode.forward(incoming, (listener) => closing.on(listener)));
       return;
     }
