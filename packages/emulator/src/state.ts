@@ -77,6 +77,19 @@ export class ServiceState {
     // loads their tables. A custom model embeds them now, so unusable vectors fail the start.
     const deferEmbedding = typeof options.embed !== 'function';
     for (const system of dataset.systems) {
+      if (deferEmbedding && !options.warm) {
+        // Not even the lexical index is built before a question reaches the system: a start that lists
+        // systems, or asks one of them only, pays for no other.
+        let retriever: Retriever | undefined;
+        state.knowledge.set(system.systemId, {
+          system,
+          get retriever() {
+            retriever ??= Retriever.deferred(system, ranking);
+            return retriever;
+          },
+        });
+        continue;
+      }
       const retriever = await Retriever.create(system, ranking, { deferEmbedding });
       // A failure surfaces again, and is answered, on the first search.
       if (options.warm) retriever.indexed().catch(() => undefined);

@@ -98,13 +98,19 @@ export class Retriever {
     ranking: Ranking | undefined,
     { deferEmbedding = false }: { deferEmbedding?: boolean } = {},
   ): Promise<Retriever> {
+    const retriever = Retriever.deferred(system, ranking);
+    if (!deferEmbedding) await retriever.indexed();
+    return retriever;
+  }
+
+  /** The system's lexical index, built now; its passages are embedded on the first search (or `indexed()`). */
+  static deferred(system: QnaSystem, ranking: Ranking | undefined): Retriever {
     const retriever = new Retriever(system);
     if (!ranking || ranking.models.length === 0) return retriever;
     retriever.lexicalWeight = ranking.lexicalWeight;
     retriever.answerFloor = ranking.answerFloor;
     retriever.models = ranking.models.map(({ model }) => model);
     retriever.embedding = () => retriever.embedAll(ranking);
-    if (!deferEmbedding) await retriever.indexed();
     return retriever;
   }
 
