@@ -1,0 +1,46 @@
+// A fresh process with the built package: prints each step and whether @a2a-js/sdk was loaded by then.
+import { register } from 'node:module';
+import { MessageChannel } from 'node:worker_threads';
+
+const { port1, port2 } = new MessageChannel();
+let sdkLoaded = false;
+port1.on('message', () => {
+  sdkLoaded = true;
+});
+port1.unref();
+register('./hooks.mjs', import.meta.url, { data: { port: port2 }, transferList: [port2] });
+
+const { startEmulator, seed } = await import('@dataworkz/emulator');
+const emulator = await startEmulator();
+const call = async (path, init = {}) => {
+  const response = await fetch(`${emulator.url}${path}`, {
+    ...init,
+    headers: { authorization: `SSWS ${emulator.apiKey}`, 'content-type': 'application/json' },
+  });
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+  return response.json();
+};
+const steps = [];
+await call('/api/qna/v1/systems');
+await call('/api/agents/v1/');
+await call(`/api/agents/v1/a2a/${seed.agents.policyHelper.agentId}/.well-known/agent-card.json`);
+steps.push({ step: 'lists and a card', sdkLoaded });
+const sent = await call(`/api/agents/v1/a2a/${seed.agents.policyHelper.agentId}/stream`, {
+  method: 'POST',
+  body: JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'message/send',
+    params: {
+      message: {
+        kind: 'message',
+        role: 'user',
+        messageId: 'm-1',
+        parts: [{ kind: 'text', text: 'Can I return a lamp?' }],
+      },
+    },
+  }),
+});
+steps.push({ step: 'message/send', sdkLoaded, kind: sent.result?.kind, state: sent.result?.status?.state });
+await emulator.close();
+process.stdout.write(JSON.stringify(steps));
