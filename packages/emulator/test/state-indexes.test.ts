@@ -24,9 +24,17 @@ describe("a QnA system's search index", () => {
     expect(built.mock.calls[0]?.[0].systemId).toBe(seed.systems.supportKb.systemId);
   });
 
-  it('is built for every system while starting when the passages are to be embedded at once (warm)', async () => {
+  it('is built for every system while starting with a custom model, whose vectors are checked then', async () => {
+    const built = vi.spyOn(Retriever, 'deferred');
+    const embed = async (texts: string[]) => texts.map((text) => [text.length, 1]);
+    const state = await ServiceState.create(seededDataset(), { embed });
+    expect(built).toHaveBeenCalledTimes(seededDataset().systems.length);
+    expect(state.system(seed.systems.productDocs.systemId).retriever.dimensions).toBe(2);
+  });
+
+  it('is built for every system in the background with warm, before any question', async () => {
     const built = vi.spyOn(Retriever, 'deferred');
     await ServiceState.create(seededDataset(), { warm: true });
-    expect(built).toHaveBeenCalledTimes(seededDataset().systems.length);
+    await vi.waitFor(() => expect(built).toHaveBeenCalledTimes(seededDataset().systems.length));
   });
 });
