@@ -7,7 +7,7 @@ import type { Dataset } from './dataset.js';
 import type { EmbeddingModel, EmbedFunction, Ranking } from './embedding/model.js';
 import { wordVectorModel } from './embedding/word-average.js';
 import { HttpError } from './http/errors.js';
-import { Retriever } from './qna/retriever.js';
+import { RetrieverOnDemand } from './qna/retriever-on-demand.js';
 
 export interface StateOptions {
   /** The embedding model; false for lexical retrieval only. Default: the built-in word vectors. */
@@ -77,9 +77,10 @@ export class ServiceState {
     // loads their tables. A custom model embeds them now, so unusable vectors fail the start.
     const deferEmbedding = typeof options.embed !== 'function';
     for (const system of dataset.systems) {
-      const retriever = await Retriever.create(system, ranking, { deferEmbedding });
+      const retriever = new RetrieverOnDemand(system, ranking);
+      if (!deferEmbedding) await retriever.indexed();
       // A failure surfaces again, and is answered, on the first search.
-      if (options.warm) retriever.indexed().catch(() => undefined);
+      else if (options.warm) retriever.indexed().catch(() => undefined);
       state.knowledge.set(system.systemId, { system, retriever });
     }
     return state;

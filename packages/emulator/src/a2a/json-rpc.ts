@@ -19,7 +19,7 @@ function rpcIdOf(body: Record<string, unknown>): RpcId {
 }
 
 /** A request body read as JSON-RPC: the request, or the error to answer with and the id it carries. */
-export type ReadRpcBody = { ok: true; request: RpcRequest } | { ok: false; id: RpcId; error: A2AError };
+type ReadRpcBody = { ok: true; request: RpcRequest } | { ok: false; id: RpcId; error: A2AError };
 
 /**
  * Reads a JSON-RPC 2.0 request from body text, in the order the spec checks: JSON (-32700), then the

@@ -1,9 +1,3 @@
-import { Extensions, HTTP_EXTENSION_HEADER } from '@a2a-js/sdk';
-import {
-  DefaultExecutionEventBusManager,
-  DefaultRequestHandler,
-  ServerCallContext,
-} from '@a2a-js/sdk/server';
 import type { AgentDefinition } from '../agents/model.js';
 import { tooManyStreams } from '../http/errors.js';
 import type { Exchange } from '../http/exchange.js';
@@ -12,11 +6,12 @@ import type { Limits } from '../limits.js';
 import type { Log } from '../logger.js';
 import { unref } from '../neutral/timers.js';
 import type { ServiceState } from '../state.js';
-import { AgentRpc, isStreamingMethod } from './agent-rpc.js';
+import type { AgentRpc } from './agent-rpc.js';
 import { agentCard } from './card.js';
 import { ConversationStore } from './conversations.js';
 import { DataworkzAgentExecutor, StreamCaller } from './executor.js';
-import { type RpcId, type RpcRequest, readRpcBody, rpcError } from './json-rpc.js';
+import type { RpcId, RpcRequest } from './json-rpc.js';
+import type * as Sdk from './sdk-parts.js';
 import { TaskMemory } from './task-memory.js';
 import type * as V1 from './v1/index.js';
 
@@ -48,6 +43,8 @@ export class A2AServer {
   private readonly v1Agents = new Map<string, V1.V1AgentServer>();
   // Loaded only when asked for: the v0.3 emulator (in a browser page, say) does without the v1 SDK.
   private v1Module: Promise<typeof V1> | undefined;
+  // Loaded on the first A2A request: a start that serves no agent does without the SDK.
+  private sdkModule: Promise<typeof Sdk> | undefined;
   readonly tasks: TaskMemory;
   readonly conversations: ConversationStore;
   private streams = 0;
@@ -82,6 +79,11 @@ export class A2AServer {
     );
   }
 
+  private sdk(): Promise<typeof Sdk> {
+    this.sdkModule ??= import('./sdk-parts.js');
+    return this.sdkModule;
+  }
+
   private v1(): Promise<typeof V1> {
     this.v1Module ??= import('./v1/index.js');
     return this.v1Module;
@@ -105,15 +107,15 @@ export class A2AServer {
   }
 
   /** The agent's handler; its card (which the SDK keeps) names the origin of the first request that reached it. */
-  private rpcFor(agent: AgentDefinition, origin: string): AgentRpc {
+  private rpcFor(sdk: typeof Sdk, agent: AgentDefinition, origin: string): AgentRpc {
     let rpc = this.agents.get(agent.agentId);
     if (!rpc) {
       const executor = this.executorFor(agent);
       const store = this.tasks.storeFor(agent.agentId);
-      const buses = new DefaultExecutionEventBusManager();
+      const buses = new sdk.DefaultExecutionEventBusManager();
       const card = agentCard(agent, origin, this.extensionUri);
-      const handler = new DefaultRequestHandler(card, store, executor, buses);
-      rpc = new AgentRpc(handler, store, buses, this.limits.maxTextLength, this.log);
+      const handler = new sdk.DefaultRequestHandler(card, store, executor, buses);
+      rpc = new sdk.AgentRpc(handler, store, buses, this.limits.maxTextLength, this.log);
       this.agents.set(agent.agentId, rpc);
     }
     return rpc;
@@ -125,30 +127,34 @@ export class A2AServer {
     const llm = this.state.selectAgentLlm(agent, ex.query.optional('llmId'));
     // A body nested past the limit is refused like one too large: before anything parses it.
     checkJsonDepth(ex.body, this.limits.maxJsonDepth);
+    const sdk = await this.sdk();
     // From here what is wrong with the body is a JSON-RPC error, answered with HTTP 200 as the binding says.
-    const read = readRpcBody(ex.body);
+    const read = sdk.readRpcBody(ex.body);
     if (!read.ok) {
       this.log.debug(`A2A request refused: ${read.error.message} (${read.error.code})`);
-      ex.reply.json(200, rpcError(read.id, read.error));
+      ex.reply.json(200, sdk.rpcError(read.id, read.error));
       return;
     }
     const request = read.request;
     const streaming =
-      this.version === '1.0' ? V1_STREAMING_METHODS.has(request.method) : isStreamingMethod(request.method);
+      this.version === '1.0'
+        ? V1_STREAMING_METHODS.has(request.method)
+        : sdk.isStreamingMethod(request.method);
     if (streaming && this.openStreams >= this.limits.maxConcurrentStreams) throw tooManyStreams();
     if (this.version === '1.0') {
       await this.handleV1(ex, agent, new StreamCaller(llm), request);
       return;
     }
-    const context = new ServerCallContext(
-      Extensions.parseServiceParameter(ex.headers[HTTP_EXTENSION_HEADER.toLowerCase()]),
+    const extensionHeader = sdk.HTTP_EXTENSION_HEADER.toLowerCase();
+    const context = new sdk.ServerCallContext(
+      sdk.Extensions.parseServiceParameter(ex.headers[extensionHeader]),
       new StreamCaller(llm),
     );
-    const rpc = this.rpcFor(agent, ex.origin);
+    const rpc = this.rpcFor(sdk, agent, ex.origin);
     const outcome = await rpc.call(request, context);
     // The executor activates the extension only once events flow; the headers go out before that.
     const extensionHeaders: Record<string, string> = context.requestedExtensions?.includes(this.extensionUri)
-      ? { [HTTP_EXTENSION_HEADER.toLowerCase()]: this.extensionUri }
+      ? { [extensionHeader]: this.extensionUri }
       : {};
     if (outcome.kind === 'json') {
       ex.reply.json(200, outcome.body, extensionHeaders);
@@ -160,7 +166,7 @@ export class A2AServer {
       outcome.events,
       extensionHeaders,
       (result) => ({ jsonrpc: '2.0', id, result }),
-      (error) => rpcError(id, rpc.toA2AError(request.method, error)),
+      (error) => sdk.rpcError(id, rpc.toA2AError(request.method, error)),
     );
   }
 

@@ -3,13 +3,13 @@ import type { QnaSystem } from '../data/model.js';
 import { sha1Hex } from '../neutral/crypto.js';
 import type { FilterExpression } from '../qna/filter.js';
 import type { Hit } from '../qna/hit.js';
-import type { Retriever } from '../qna/retriever.js';
+import type { SystemRetriever } from '../qna/retriever-on-demand.js';
 import type { OrderBook } from './order-book.js';
 import type { AgentStep } from './step.js';
 
 export interface KnowledgeSource {
   system: QnaSystem;
-  retriever: Retriever;
+  retriever: SystemRetriever;
 }
 
 /** What the tools read and change: one emulator's QnA systems and orders. */

@@ -1,4 +1,5 @@
 import { readAsset } from '#read-asset';
+import { indexKeys, type KeyIndex } from './key-index.js';
 
 /**
  * A table of quantized vectors, as scripts/vector-table.mjs writes it: per row one float32 scale and
@@ -8,8 +9,8 @@ import { readAsset } from '#read-asset';
 export interface VectorTable {
   readonly dimensions: number;
   readonly bits: 4 | 8;
-  /** The row of each key. */
-  readonly rows: Map<string, number>;
+  /** The row of each key, looked up in the file's key bytes (no string per row). */
+  readonly rows: KeyIndex;
   /** One scale per row (little-endian float32). */
   readonly scales: DataView;
   /** The quantized rows, `rowBytes` each. */
@@ -48,11 +49,8 @@ export function parseVectorTable(bytes: Uint8Array, name: string): VectorTable {
       `${name} holds ${bytes.byteLength} bytes, not the ${keysStart + keyBytes} its header says`,
     );
   }
-  const keys = new TextDecoder().decode(bytes.subarray(keysStart)).split(' ');
-  const rows = new Map<string, number>();
-  keys.forEach((key, row) => {
-    rows.set(key, row);
-  });
+  const rows = indexKeys(bytes.subarray(keysStart), count);
+  if (!rows) throw new VectorTableError(`${name} does not hold the ${count} keys its header says`);
   return {
     dimensions,
     bits,

@@ -1,4 +1,4 @@
-import { normaliseTerm } from '../qna/retriever.js';
+import { normaliseTerm } from '../qna/terms.js';
 import type { EmbeddingModel } from './model.js';
 import { loadWordVectors, type WordVectors } from './word-vectors.js';
 

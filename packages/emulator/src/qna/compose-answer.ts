@@ -1,6 +1,6 @@
 import type { QnaSystem } from '../data/model.js';
 import type { Hit, Passage } from './hit.js';
-import { normaliseTerm } from './retriever.js';
+import { normaliseTerm } from './terms.js';
 
 /** The normalised terms of a text (numbers such as `2.0` stay whole). */
 export const termsOf = (text: string) =>

@@ -1,6 +1,6 @@
 import type { ChatTurn } from './conversation.js';
 import { versionMention } from './filter.js';
-import { normaliseTerm } from './retriever.js';
+import { normaliseTerm } from './terms.js';
 
 /** Words that open a question continuing the previous one ("and in version 2.0?", "what about ..."). */
 const continuation = /^\s*(?:and|or|but|also|so|then|what about|how about)\b/i;

@@ -1,5 +1,5 @@
 import type { Passage } from './hit.js';
-import { normaliseTerm } from './retriever.js';
+import { normaliseTerm } from './terms.js';
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 

@@ -12,7 +12,7 @@ import type { Hit } from './hit.js';
 import { type ProbeStep, probeTree, timed } from './probe.js';
 import { countResults, objectWithList, resultItemJson } from './results.js';
 import { retrievalSettings } from './retrieval-settings.js';
-import type { Retriever } from './retriever.js';
+import type { SystemRetriever } from './retriever-on-demand.js';
 
 export interface QueryInput {
   question: string;
@@ -41,7 +41,7 @@ function limitOf(properties: Map<string, string>, fallback: number): number {
 
 async function retrieve(
   system: QnaSystem,
-  retriever: Retriever,
+  retriever: SystemRetriever,
   input: QueryInput,
   fallbackLimit: number,
 ): Promise<Retrieved> {
@@ -63,7 +63,7 @@ async function retrieve(
 
 /** A custom embedding model's bad output is the operator's to fix: say what was wrong. */
 async function searchOrExplain(
-  retriever: Retriever,
+  retriever: SystemRetriever,
   question: string,
   filter: FilterExpression,
   limit: number,
@@ -100,7 +100,7 @@ function failed(system: QnaSystem, input: QueryInput, questionUuid: string, reas
 /** The search response as JSON text. */
 export async function searchSystem(
   system: QnaSystem,
-  retriever: Retriever,
+  retriever: SystemRetriever,
   input: QueryInput,
 ): Promise<string> {
   const started = Date.now();
@@ -157,7 +157,7 @@ export interface AnsweredQuestion {
 /** The answer response as JSON text, and, when it completed, what the question history keeps. */
 export async function answerQuestion(
   system: QnaSystem,
-  retriever: Retriever,
+  retriever: SystemRetriever,
   input: QueryInput,
 ): Promise<{ json: string; answered?: AnsweredQuestion }> {
   const started = Date.now();

@@ -7,19 +7,7 @@ import type { Hit, Passage } from './hit.js';
 import { type PassageSpace, passageSpace, project } from './passage-space.js';
 import { demoteRepeats, repeatKey } from './repeats.js';
 import { Speller } from './spelling.js';
-
-const stopWords = new Set(
-  'a an and are as at be by can do does for from has have how i if in is it its me my of on or our so that the their then there this to was we what when where which who why will with you your'.split(
-    ' ',
-  ),
-);
-
-/** Lower-cases, drops stop words and a plural `s`, so "passwords" finds "password". */
-export function normaliseTerm(term: string): string | null {
-  const t = term.toLowerCase();
-  if (stopWords.has(t)) return null;
-  return t.length > 3 && t.endsWith('s') && !t.endsWith('ss') ? t.slice(0, -1) : t;
-}
+import { normaliseTerm } from './terms.js';
 
 const tokenize: (text: string) => string[] = MiniSearch.getDefault('tokenize');
 
@@ -88,23 +76,16 @@ export class Retriever {
   });
 
   /**
-   * Indexes the system's paragraphs, embedding each with the ranking's models (none: lexical retrieval
-   * only). `deferEmbedding`: the passages are embedded on the first search (or `indexed()`) instead, so
-   * a process that never searches never loads the models' tables; the built-in models cannot fail on
-   * them, while a custom model is embedded at once, so its unusable vectors fail the start.
+   * Indexes the system's paragraphs for BM25 now; with a ranking's models, the passages are embedded on
+   * the first search or `indexed()` (a custom model's unusable vectors then fail whoever awaits it).
    */
-  static async create(
-    system: QnaSystem,
-    ranking: Ranking | undefined,
-    { deferEmbedding = false }: { deferEmbedding?: boolean } = {},
-  ): Promise<Retriever> {
+  static deferred(system: QnaSystem, ranking: Ranking | undefined): Retriever {
     const retriever = new Retriever(system);
     if (!ranking || ranking.models.length === 0) return retriever;
     retriever.lexicalWeight = ranking.lexicalWeight;
     retriever.answerFloor = ranking.answerFloor;
     retriever.models = ranking.models.map(({ model }) => model);
     retriever.embedding = () => retriever.embedAll(ranking);
-    if (!deferEmbedding) await retriever.indexed();
     return retriever;
   }
 
