@@ -1,15 +1,19 @@
-/** `pnpm bench [--quick] [--only a,b] [--node machine,24] [--out file]`: every section, then the tables. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+/**
+ * `pnpm bench [--quick] [--only a,b] [--node machine,24] [--out file] [--page file]`: every section, then
+ * the tables, and after a full run the site's benchmark page from the same figures.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { firstLines } from './errors.js';
 import { machineLine } from './machine.js';
 import type { Measurement } from './measurement.js';
 import { runSection, type SectionName, sectionNames, stopSharedServers } from './orchestrate.js';
-import { resultsDir } from './paths.js';
+import { resultsDir, sitePagePath } from './paths.js';
 import { fullPlan, quickPlan } from './plan.js';
+import { type BenchRun, renderResults } from './results.js';
 import { resolveRuntimes } from './runtimes.js';
-import { renderGoalComparison, renderReport } from './table.js';
+import { fillSitePage, siteBlockOf } from './site-page.js';
 
 const options = {
   quick: { type: 'boolean', default: false },
@@ -18,15 +22,18 @@ const options = {
   // runtime gets its own table.
   node: { type: 'string', default: 'machine,24' },
   out: { type: 'string' },
+  page: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
-const usage = `Usage: pnpm bench [--quick] [--only section,...] [--node machine,24] [--out file]
+const usage = `Usage: pnpm bench [--quick] [--only section,...] [--node machine,24] [--out file] [--page file]
 
   --quick   fewer rounds and events (a first look, not figures to commit)
   --only    run these sections only: ${sectionNames.join(', ')}
   --node    the runtimes to measure on: machine (this Node), 22, 24 (default: machine,24)
   --out     where to write the tables (default: bench/results/latest.md after a full run of every section)
+  --page    where to write the site's benchmark page, its bench block filled from this run (default:
+            apps/docs/explanation/benchmarks.md after a full run of every section)
 `;
 
 const { values } = (() => {
@@ -45,8 +52,13 @@ if (values.help) {
 const plan = values.quick ? quickPlan : fullPlan;
 const selected = values.only === undefined ? [...sectionNames] : parseSections(values.only);
 // The committed figures come from full runs of every section; other runs write only where asked.
-const outPath =
-  values.out ?? (!values.quick && values.only === undefined ? join(resultsDir, 'latest.md') : undefined);
+const committedRun = !values.quick && values.only === undefined;
+const outPath = values.out ?? (committedRun ? join(resultsDir, 'latest.md') : undefined);
+// The site's page is written from the same run as the results file, never from another.
+const pagePath = values.page ?? (committedRun && values.out === undefined ? sitePagePath : undefined);
+// Read before the run, so a page without its bench block stops the run before it starts, not after.
+const pageTemplate = pagePath === undefined ? undefined : readFileSync(sitePagePath, 'utf8');
+if (pageTemplate !== undefined) siteBlockOf(pageTemplate);
 
 const { runtimes, notes: runtimeNotes } = resolveRuntimes(values.node.split(',').map((s) => s.trim()));
 for (const note of runtimeNotes) process.stderr.write(`bench: ${note}\n`);
@@ -80,43 +92,29 @@ for (const name of selected) {
 }
 await stopSharedServers();
 
-const date = new Date().toISOString().slice(0, 10);
-const labelled = runs.map((run) => ({ ...run, label: `Node ${run.runtime.version}` }));
-const parts = [
-  machineLine(),
-  `Plan: ${plan.name}; ${plan.rounds} round(s) per figure (median, min, max over rounds); the call sections ` +
-    `${plan.unaryRounds} (unary), ${plan.concurrentRounds} (concurrency) and ${plan.cpuRounds} (client CPU) rounds of ` +
-    `interleaved blocks, compared round by round; ${date}. Each section ran on every runtime in turn.`,
-  ...runtimeNotes,
-  ...failures,
-  '',
-  '## Goals by runtime',
-  '',
-  renderGoalComparison(labelled),
-  ...labelled.map(
-    (run, index) =>
-      `${renderReport({
-        machine: `## ${run.label} (${run.runtime.origin})`,
-        measurements: run.measurements,
-        notes:
-          index === 0 || !selected.includes('size')
-            ? run.notes
-            : [...run.notes, sizesNote(labelled[0]?.label)],
-      })}`,
-  ),
-];
-const report = parts.join('\n');
+const run: BenchRun = {
+  machine: machineLine(),
+  date: new Date().toISOString().slice(0, 10),
+  plan,
+  runs: runs.map((r) => ({ ...r, label: `Node ${r.runtime.version}` })),
+  notes: [...runtimeNotes, ...failures],
+  sizesMeasured: selected.includes('size'),
+};
+const report = renderResults(run);
 process.stdout.write(`\n${report}`);
 if (outPath) {
   mkdirSync(dirname(outPath), { recursive: true });
   writeFileSync(outPath, `# Benchmark results\n\n${report}`);
   process.stderr.write(`bench: wrote ${outPath}\n`);
 }
-process.exitCode = failures.length > 0 ? 1 : 0;
-
-function sizesNote(firstLabel: string | undefined): string {
-  return `Bundle sizes do not depend on the runtime: see the ${firstLabel} table.`;
+if (pagePath !== undefined && pageTemplate !== undefined) {
+  // The committed page is the template: its prose stays, its bench block takes this run's figures.
+  const page = fillSitePage(pageTemplate, run);
+  mkdirSync(dirname(pagePath), { recursive: true });
+  writeFileSync(pagePath, page);
+  process.stderr.write(`bench: wrote ${pagePath}\n`);
 }
+process.exitCode = failures.length > 0 ? 1 : 0;
 
 function parseSections(list: string): SectionName[] {
   const names = list.split(',').map((s) => s.trim());
