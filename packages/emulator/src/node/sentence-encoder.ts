@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { loadSentenceEncoder, sentenceEncoderInstalled } from '../embedding/encoder-loader.js';
 import type { EmbeddingModel } from '../embedding/model.js';
 import { loadVectorTable } from '../embedding/vector-table.js';
+import { loadSentenceEncoder, sentenceEncoderInstalled } from './encoder-loader.js';
 
 /** A passage is embedded as its titled paragraph and as the paragraph alone; the two are averaged. */
 export const passageTexts = (title: string, text: string) => [`${title}. ${text}`, text];

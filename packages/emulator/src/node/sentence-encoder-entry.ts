@@ -5,4 +5,4 @@
  *
  * @packageDocumentation
  */
-export { loadSentenceEncoder, type SentenceEncoder } from './embedding/encoder-loader.js';
+export { loadSentenceEncoder, type SentenceEncoder } from './encoder-loader.js';
