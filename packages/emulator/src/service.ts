@@ -1,6 +1,7 @@
 import { A2AServer } from './a2a/stream.js';
 import { getAgentCard, listAgentLlmProviders, listAgents, respondToAgent } from './agents/handlers.js';
-import { Replayer } from './cassette/replay.js';
+import { checkCassette } from './cassette/check.js';
+import type { Replayer } from './cassette/replay.js';
 import type { ExchangeLog } from './console/exchange-log.js';
 import type { Asset } from './console/page.js';
 import type { ControlContext, RateLimitSwitch } from './control/context.js';
@@ -136,29 +137,35 @@ export function createService(settings: Settings, additions: ServiceAdditions = 
   };
   const questions = new QuestionHistory(limits);
   // A cassette file has been read into an object by the node:http adapter before it gets here.
+  // Checked now, so a bad cassette fails where it is given; the replayer itself loads with the state.
   const { replay } = settings;
-  const replayer =
-    replay && typeof replay.cassette === 'object'
-      ? new Replayer(replay.cassette, {
-          speed: replay.speed,
-          ignore: replay.ignore,
-          limits,
-          streamsChanged: changed,
-        })
-      : undefined;
+  const cassette = replay && typeof replay.cassette === 'object' ? replay.cassette : undefined;
+  if (cassette) checkCassette(cassette, 'the cassette', limits.maxJsonDepth);
+  let replayer: Replayer | undefined;
   const { recording } = additions;
   const mode: Mode = recording
     ? { kind: 'record', forward: recording.forward }
-    : replayer
+    : cassette
       ? {
           kind: 'replay',
-          replay: (method, target, body, onClose) => replayer.replay(method, target, body, onClose),
+          // Requests reach the mode once the state is built, and with it the replayer.
+          replay: (method, target, body, onClose) =>
+            (replayer as Replayer).replay(method, target, body, onClose),
           fallback: replay?.fallback ?? 'miss',
         }
       : { kind: 'emulate' };
   let a2a: A2AServer | undefined;
   let builtState: ServiceState | undefined;
   const built = (async () => {
+    if (cassette) {
+      const { Replayer } = await import('./cassette/replay.js');
+      replayer = new Replayer(cassette, {
+        speed: replay?.speed,
+        ignore: replay?.ignore,
+        limits,
+        streamsChanged: changed,
+      });
+    }
     const dataset = seededDataset(settings.dataset);
     if (additions.extendDataset) await additions.extendDataset(dataset);
     const state = await ServiceState.create(dataset, {
@@ -198,7 +205,7 @@ export function createService(settings: Settings, additions: ServiceAdditions = 
   // The state the emulator was started from (`import`), which a reset returns to.
   let startedFrom: EmulatorState | undefined;
   const openStreams = () => (a2a?.openStreams ?? 0) + (replayer?.openStreams ?? 0);
-  const modeName: ModeStatus['mode'] = recording ? 'recording' : replayer ? 'replaying' : 'emulating';
+  const modeName: ModeStatus['mode'] = recording ? 'recording' : cassette ? 'replaying' : 'emulating';
   const console_ = additions.console;
 
   const control: ControlContext = {

@@ -1,14 +1,9 @@
-import { sha1 } from '@noble/hashes/legacy.js';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-
 /**
- * Hashes and ids that work in every runtime: Web Crypto's digest is asynchronous, and seeded ids
- * and key checks are computed synchronously, so the digests come from @noble/hashes.
+ * Hashes and ids that work in every runtime. Seeded ids and key checks are computed synchronously,
+ * and Web Crypto's digest is asynchronous: the digests come from `#digests`, Node's own hashes under
+ * the `node` condition (Bun and Deno have them too), @noble/hashes elsewhere.
  */
-export const sha1Hex = (text: string): string => bytesToHex(sha1(utf8ToBytes(text)));
-
-export const sha256Bytes = (text: string): Uint8Array => sha256(utf8ToBytes(text));
+export { sha1Hex, sha256Bytes } from '#digests';
 
 export const randomUUID = (): string => globalThis.crypto.randomUUID();
 
