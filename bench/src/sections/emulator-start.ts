@@ -36,6 +36,20 @@ const r = await fetch('http://127.0.0.1:' + s.address().port + '/');
 await r.arrayBuffer();
 await new Promise((resolve) => s.close(resolve));`,
 };
+/**
+ * The same with node:http's own client: the first `fetch` loads undici, which costs more CPU than the
+ * 3× goal leaves, so this pair shows what the emulator costs apart from it.
+ */
+const getOf = (url: string) =>
+  `await new Promise((resolve, reject) => get(${url}, { headers: { authorization: 'SSWS start-key' } }, (res) => { if (res.statusCode !== 200) reject(new Error('list: HTTP ' + res.statusCode)); res.resume().on('end', resolve); }).on('error', reject));`;
+const bareHttpGet: Case = {
+  subject: 'node:http server + one node:http request, no emulator',
+  code: `const { createServer, get } = await import('node:http');
+const s = createServer((q, r) => r.end('{}')).listen(0, '127.0.0.1');
+await new Promise((resolve) => s.once('listening', resolve));
+${getOf("'http://127.0.0.1:' + s.address().port + '/'")}
+await new Promise((resolve) => s.close(resolve));`,
+};
 const imported: Case = {
   subject: "import('@dataworkz/emulator')",
   code: "await import('@dataworkz/emulator');",
@@ -47,6 +61,14 @@ const e = await startEmulator({ apiKeys: ['start-key'] });
 const r = await fetch(e.url + ${list});
 if (!r.ok) throw new Error('list: HTTP ' + r.status);
 await r.arrayBuffer();
+await e.close();`,
+};
+const startedHttpGet: Case = {
+  subject: 'startEmulator() → list over node:http → close()',
+  code: `const { get } = await import('node:http');
+const { startEmulator } = await import('@dataworkz/emulator');
+const e = await startEmulator({ apiKeys: ['start-key'] });
+${getOf("e.url + '/api/qna/v1/systems'")}
 await e.close();`,
 };
 const inProcess: Case = {
@@ -115,12 +137,13 @@ function runFresh(execPath: string, code: string): Promise<Usage> {
 /**
  * Start-up of the emulator in fresh processes, each round running every case once in turn (so a busy
  * moment of the machine falls on all of them): bare `node -e 0`, a node:http server with one `fetch`
- * (what the list costs without the emulator), importing the package,
- * `startEmulator()` with one list and `close()`, `createEmulator()` with one call, and a first semantic
- * search. CPU (user + system), wall time and peak RSS of each process.
+ * (what the list costs without the emulator) and the same with node:http's client, importing the
+ * package, `startEmulator()` with one list (by `fetch`, and by node:http) and `close()`,
+ * `createEmulator()` with one call, and a first semantic search. CPU (user + system), wall time and
+ * peak RSS of each process.
  */
 export async function measureEmulatorStart(execPath: string, runs: number): Promise<SectionResult> {
-  const cases = [bare, bareHttp, imported, started, inProcess, firstSearch];
+  const cases = [bare, bareHttp, bareHttpGet, imported, started, startedHttpGet, inProcess, firstSearch];
   const samples = new Map(cases.map((c) => [c, [] as Usage[]]));
   // One unrecorded round, so the file system cache is warm for every case.
   for (const c of cases) await runFresh(execPath, c.code);
@@ -152,6 +175,9 @@ export async function measureEmulatorStart(execPath: string, runs: number): Prom
       row('fresh process: CPU (user + system)', started, 's', cpu, bare, [{ kind: 'ratio-max', value: 3 }]),
       row('fresh process: CPU (user + system)', started, 's', cpu, bareHttp),
       row('fresh process: CPU (user + system)', bareHttp, 's', cpu, bare),
+      row('fresh process: CPU (user + system)', startedHttpGet, 's', cpu, bare),
+      row('fresh process: CPU (user + system)', startedHttpGet, 's', cpu, bareHttpGet),
+      row('fresh process: CPU (user + system)', bareHttpGet, 's', cpu, bare),
       row('fresh process: CPU (user + system)', imported, 's', cpu, bare),
       row('fresh process: CPU (user + system)', bare, 's', cpu),
       row('fresh process: wall', started, 's', wall, bare),
@@ -160,6 +186,8 @@ export async function measureEmulatorStart(execPath: string, runs: number): Prom
       row('fresh process: peak RSS', started, 'MiB', rss, bare, [{ kind: 'max', value: 90 }]),
       row('fresh process: peak RSS', started, 'MiB', rss, bareHttp),
       row('fresh process: peak RSS', bareHttp, 'MiB', rss, bare),
+      row('fresh process: peak RSS', startedHttpGet, 'MiB', rss, bare),
+      row('fresh process: peak RSS', bareHttpGet, 'MiB', rss, bare),
       row('fresh process: peak RSS', imported, 'MiB', rss, bare),
       row('fresh process: peak RSS', bare, 'MiB', rss),
       row('in process: CPU (user + system)', inProcess, 's', cpu, imported, [
