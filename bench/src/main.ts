@@ -70,24 +70,35 @@ const runs = runtimes.map((runtime) => ({
   notes: [] as string[],
 }));
 const failures: string[] = [];
-// Each section runs on every runtime before the next section starts, so drift on a busy machine
-// falls on all of them alike.
-for (const name of selected) {
-  for (const [index, run] of runs.entries()) {
-    const on = `${name} on Node ${run.runtime.version}`;
-    const started = performance.now();
-    process.stderr.write(`bench: ${on}…\n`);
-    try {
-      // Bundle sizes do not depend on the runtime: measured once, shown in the first table.
-      const result = await runSection(name, plan, run.runtime, { sizes: index === 0 });
-      run.measurements.push(...result.measurements);
-      run.notes.push(...result.notes);
-      process.stderr.write(`bench: ${on} done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      failures.push(`Section ${on} failed: ${firstLines(error, 1)}`);
-      process.stderr.write(`bench: ${on} failed: ${reason}\n`);
-    }
+/** One section on one runtime, its figures added to that runtime's tables; a failure is noted, not thrown. */
+async function measure(name: SectionName, run: (typeof runs)[number], index: number): Promise<void> {
+  const on = `${name} on Node ${run.runtime.version}`;
+  const started = performance.now();
+  process.stderr.write(`bench: ${on}…\n`);
+  try {
+    // Bundle sizes do not depend on the runtime: measured once, shown in the first table.
+    const result = await runSection(name, plan, run.runtime, { sizes: index === 0 });
+    run.measurements.push(...result.measurements);
+    run.notes.push(...result.notes);
+    process.stderr.write(`bench: ${on} done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    failures.push(`Section ${on} failed: ${firstLines(error, 1)}`);
+    process.stderr.write(`bench: ${on} failed: ${reason}\n`);
+  }
+}
+if (plan.runtimesSideBySide) {
+  // Each runtime goes through the sections in turn, beside the others (see `Plan.runtimesSideBySide`).
+  await Promise.all(
+    runs.map(async (run, index) => {
+      for (const name of selected) await measure(name, run, index);
+    }),
+  );
+} else {
+  // Each section runs on every runtime before the next section starts, so drift on a busy machine
+  // falls on all of them alike.
+  for (const name of selected) {
+    for (const [index, run] of runs.entries()) await measure(name, run, index);
   }
 }
 await stopSharedServers();

@@ -31,7 +31,11 @@ export function planLine(run: BenchRun): string {
   return (
     `Plan: ${plan.name}; ${plan.rounds} round(s) per figure (median, min, max over rounds); the call sections ` +
     `${plan.unaryRounds} (unary), ${plan.concurrentRounds} (concurrency) and ${plan.cpuRounds} (client CPU) rounds of ` +
-    `interleaved blocks, compared round by round; ${run.date}. Each section ran on every runtime in turn.`
+    `interleaved blocks, compared round by round; ${run.date}. ${
+      plan.runtimesSideBySide
+        ? 'The runtimes ran side by side, each going through the sections in turn.'
+        : 'Each section ran on every runtime in turn.'
+    }`
   );
 }
 
