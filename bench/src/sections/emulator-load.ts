@@ -58,13 +58,12 @@ export async function measureEmulatorLoad(request: EmulatorLoadRequest): Promise
         connections,
         seconds,
       });
-    // A short unrecorded run first: both servers measured warm. Without one (a quick plan), one request
-    // each still: a cold first search loads the word vectors, which can outlast a one-second run.
+    // One request each first: the emulator loads a system's index and the sentence encoder with its
+    // first question, which can outlast a short run. Then a short unrecorded run: both servers warm.
+    for (const target of [subject, baseline]) await warmUp(target, route);
     if (warmSeconds > 0) {
       await run(subject, warmSeconds);
       await run(baseline, warmSeconds);
-    } else {
-      for (const target of [subject, baseline]) await warmUp(target, route);
     }
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? [subject, baseline] : [baseline, subject];
