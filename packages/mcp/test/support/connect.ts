@@ -4,6 +4,7 @@ import { createDataworkzMcpServer, type HttpServer, startHttpServer } from '@dat
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { onTestFailed } from 'vitest';
 
 /** The built command, as `npx` would run it. */
 export const BIN = fileURLToPath(new URL('../../bin/dataworkz-mcp.js', import.meta.url));
@@ -36,6 +37,21 @@ export async function connectStdio(setup: ServerSetup): Promise<Connection> {
     env: { DATAWORKZ_BASE_URL: setup.baseUrl, DATAWORKZ_API_KEY: setup.apiKey, ...setup.env },
     stderr: 'pipe',
   });
+  // A server that exits mid-test shows the client only "Connection closed": its own words are printed
+  // with the failure, and whether it was still running.
+  let stderr = '';
+  transport.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const report = () => {
+    const state = transport.pid === null ? 'exited' : `running as pid ${transport.pid}`;
+    console.error(`dataworkz-mcp (${state}) wrote to stderr:\n${stderr || '(nothing)'}`);
+  };
+  try {
+    onTestFailed(report);
+  } catch {
+    // Connected in a beforeAll hook, outside any test: a failing connection fails the hook itself.
+  }
   await client.connect(transport);
   return { client, close: () => client.close() };
 }
