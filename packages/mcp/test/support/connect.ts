@@ -40,8 +40,8 @@ export async function connectStdio(setup: ServerSetup): Promise<Connection> {
   // A server that exits mid-test shows the client only "Connection closed": its own words are printed
   // with the failure, and whether it was still running.
   let stderr = '';
-  transport.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
   });
   const report = () => {
     const state = transport.pid === null ? 'exited' : `running as pid ${transport.pid}`;
