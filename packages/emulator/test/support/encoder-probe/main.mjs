@@ -1,11 +1,22 @@
-// A fresh process with the built package: prints each step and whether the sentence encoder's package
-// was loaded by then (it is CommonJS, required by the emulator: it then sits in the require cache).
+// A fresh process with the built package: prints each step and whether the sentence encoder was
+// loaded by then. It loads in a worker thread of its own, given the paths of the encoder's packages:
+// the probe wraps node:worker_threads' Worker (before the emulator is imported, so its import sees the
+// wrapper) to see that thread start.
 // `warm`: starts with warmEncoder and waits for the encoder before any question.
-import { createRequire } from 'node:module';
+import module from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
+import workerThreads from 'node:worker_threads';
 
-const { cache } = createRequire(import.meta.url);
-const isEncoderLoaded = () => Object.keys(cache).some((path) => path.includes('@energetic-ai/embeddings'));
+let encoderThreads = 0;
+const { Worker } = workerThreads;
+workerThreads.Worker = class extends Worker {
+  constructor(script, options) {
+    super(script, options);
+    if (String(options?.workerData?.embeddings).includes('@energetic-ai/embeddings')) encoderThreads += 1;
+  }
+};
+module.syncBuiltinESMExports();
+const isEncoderLoaded = () => encoderThreads > 0;
 
 const warm = process.argv[2] === 'warm';
 const { startEmulator, seed } = await import('@dataworkz/emulator');

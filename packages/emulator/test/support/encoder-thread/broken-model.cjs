@@ -1,0 +1,2 @@
+// A model source fake-embeddings.cjs cannot load.
+exports.modelSource = { broken: true };
