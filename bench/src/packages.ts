@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoDir } from './paths.js';
 
@@ -26,3 +27,11 @@ export const measuredPackages: readonly MeasuredPackage[] = [
   { name: '@dataworkz/context-values', dir: join(repoDir, 'packages/context-values'), platform: 'browser' },
   { name: '@dataworkz/emulator', dir: join(repoDir, 'packages/emulator'), platform: 'node' },
 ];
+
+/** The built file a package's main entry (`exports['.']`) names: `dist/index.js`, or the bundle's entry. */
+export function mainEntry(pkg: MeasuredPackage): string {
+  const manifest = JSON.parse(readFileSync(join(pkg.dir, 'package.json'), 'utf8')) as {
+    exports?: { '.'?: { default?: string } };
+  };
+  return (manifest.exports?.['.']?.default ?? './dist/index.js').replace(/^\.\//, '');
+}

@@ -3,7 +3,7 @@ import { brotliCompress, constants } from 'node:zlib';
 import { build } from 'esbuild';
 import { firstLines } from '../errors.js';
 import type { Measurement, SectionResult } from '../measurement.js';
-import type { MeasuredPackage } from '../packages.js';
+import { type MeasuredPackage, mainEntry } from '../packages.js';
 
 // On libuv's thread pool, so the bundles compress side by side.
 const compress = promisify(brotliCompress);
@@ -22,7 +22,7 @@ export async function measureSizes(
   const results = await Promise.all(
     packages.map(async (pkg) => {
       try {
-        const entry = `export * from './dist/index.js';`;
+        const entry = `export * from './${mainEntry(pkg)}';`;
         const [ownSize, withAll, baselineSize] = await Promise.all([
           bundleSize(pkg, entry, false, brotliQuality),
           bundleSize(pkg, entry, true, brotliQuality),
