@@ -15,12 +15,6 @@ function packageFile(): URL | undefined {
   }
 }
 
-/** Where the build puts the bundled page. */
-const pageDir = (): URL | undefined => {
-  const file = packageFile();
-  return file && new URL('dist/console-page/', file);
-};
-
 const files: Record<string, string> = {
   'index.html': 'text/html; charset=utf-8',
   'app.js': 'text/javascript; charset=utf-8',
@@ -31,8 +25,10 @@ const files: Record<string, string> = {
 /** The page's files by name, read once at start; empty when the package was not built. */
 export async function loadAssets(): Promise<Map<string, Asset>> {
   const assets = new Map<string, Asset>();
-  const dir = pageDir();
-  if (dir === undefined) return assets;
+  const file = packageFile();
+  if (file === undefined) return assets;
+  // Where the build puts the bundled page.
+  const dir = new URL('dist/console-page/', file);
   await Promise.all(
     Object.entries(files).map(async ([name, type]) => {
       try {
