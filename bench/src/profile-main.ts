@@ -17,24 +17,52 @@ import { resolveRuntimes } from './runtimes.js';
 import type { SectionRequest } from './section-main.js';
 import type { ProfiledSubject } from './sections/profile-calls.js';
 
-const { values } = parseArgs({
-  options: {
-    section: { type: 'string', default: 'concurrency' },
-    subject: { type: 'string', default: 'client' },
-    calls: { type: 'string', default: '20000' },
-    node: { type: 'string', default: 'machine' },
-    dir: { type: 'string' },
-    top: { type: 'string', default: '25' },
-  },
-});
-
 const subjects: readonly ProfiledSubject[] = ['client', 'openapi-fetch', 'openapi-fetch-timeout', 'fetch'];
-if (!(subjects as readonly string[]).includes(values.subject)) {
-  throw new Error(`unknown subject ${values.subject}; choose from ${subjects.join(', ')}`);
-}
-if (values.section !== 'concurrency' && values.section !== 'unary') {
-  throw new Error(`unknown section ${values.section}; choose concurrency or unary`);
-}
+const usage = `Usage: pnpm bench:profile [--section concurrency|unary] [--subject ${subjects.join('|')}]
+                          [--calls N] [--node machine|22|24] [--dir path] [--top N]
+
+  --section  the call section whose calls are made: concurrency (default) or unary (one at a time)
+  --subject  whose calls are profiled (default client)
+  --calls    how many calls (default 20000)
+  --node     the runtime: machine (this Node, default), 22 or 24
+  --dir      where the .cpuprofile is written (default a new temporary folder)
+  --top      how many rows of the summary by package and function (default 25)
+`;
+
+const values = (() => {
+  try {
+    const { values: parsed } = parseArgs({
+      options: {
+        section: { type: 'string', default: 'concurrency' },
+        subject: { type: 'string', default: 'client' },
+        calls: { type: 'string', default: '20000' },
+        node: { type: 'string', default: 'machine' },
+        dir: { type: 'string' },
+        top: { type: 'string', default: '25' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+    if (parsed.help) {
+      process.stdout.write(usage);
+      process.exit(0);
+    }
+    if (!(subjects as readonly string[]).includes(parsed.subject)) {
+      throw new Error(`unknown subject ${parsed.subject}; choose from ${subjects.join(', ')}`);
+    }
+    if (parsed.section !== 'concurrency' && parsed.section !== 'unary') {
+      throw new Error(`unknown section ${parsed.section}; choose concurrency or unary`);
+    }
+    positive('calls', parsed.calls);
+    positive('top', parsed.top);
+    return parsed;
+  } catch (error) {
+    process.stderr.write(
+      `bench:profile: ${error instanceof Error ? error.message : String(error)}\n\n${usage}`,
+    );
+    process.exit(2);
+  }
+})();
+
 const calls = positive('calls', values.calls);
 const top = positive('top', values.top);
 const { runtimes, notes } = resolveRuntimes([values.node]);
