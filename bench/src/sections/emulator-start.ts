@@ -10,9 +10,11 @@ const cwd = dirname(require.resolve('@dataworkz/emulator/package.json'));
 
 /**
  * What a fresh process reports of itself as it exits (work left running in the background counts): its
- * CPU, its peak RSS, and the time it measured.
+ * CPU, its peak RSS, and the time it measured. The peak is Linux's VmHWM, the high-water mark of the
+ * process's own memory: `resourceUsage().maxRSS` keeps the peak of the process that spawned it (Linux
+ * carries it across exec), so every small process reported the bench's own ~55 MiB.
  */
-const report = `const measured = typeof ms === 'number' ? ms : 0; process.on('exit', () => { const u = process.resourceUsage(); process.stdout.write(JSON.stringify({ cpu: (u.userCPUTime + u.systemCPUTime) / 1e6, rss: u.maxRSS / 1024, ms: measured })); });`;
+const report = `const measured = typeof ms === 'number' ? ms : 0; process.on('exit', () => { const u = process.resourceUsage(); let kib = u.maxRSS; try { kib = Number(/VmHWM:\\s+(\\d+) kB/.exec(process.getBuiltinModule('node:fs').readFileSync('/proc/self/status', 'utf8'))[1]); } catch {} process.stdout.write(JSON.stringify({ cpu: (u.userCPUTime + u.systemCPUTime) / 1e6, rss: kib / 1024, ms: measured })); });`;
 /** The first call of each case: list the QnA systems. */
 const list = `'/api/qna/v1/systems', { headers: { authorization: 'SSWS start-key' } }`;
 
