@@ -52,9 +52,7 @@ const values = (() => {
     if (parsed.section !== 'concurrency' && parsed.section !== 'unary') {
       throw new Error(`unknown section ${parsed.section}; choose concurrency or unary`);
     }
-    positive('calls', parsed.calls);
-    positive('top', parsed.top);
-    return parsed;
+    return { ...parsed, calls: positive('calls', parsed.calls), top: positive('top', parsed.top) };
   } catch (error) {
     process.stderr.write(
       `bench:profile: ${error instanceof Error ? error.message : String(error)}\n\n${usage}`,
@@ -63,8 +61,7 @@ const values = (() => {
   }
 })();
 
-const calls = positive('calls', values.calls);
-const top = positive('top', values.top);
+const { calls, top } = values;
 const { runtimes, notes } = resolveRuntimes([values.node]);
 const runtime = runtimes[0];
 if (runtime === undefined) throw new Error(`no runtime to profile on: ${notes.join('; ')}`);
