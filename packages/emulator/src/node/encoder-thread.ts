@@ -21,7 +21,7 @@ const load = process.getBuiltinModule('node:module').createRequire(workerData.em
 const text = (error) => (error && error.message) || String(error);
 
 // The model package's own source reads each weight file into a Buffer and copies them all into one
-// ArrayBuffer: ~27 MB copied and left as garbage, ~15 % of the first question's wait. When its folder
+// ArrayBuffer: ~27 MB copied and left as garbage, ~8 % of the first question's wait. When its folder
 // holds the files that source reads, they are read here straight into the one buffer the model takes.
 async function fromFiles(folder) {
   const { loadGraphModel, ready } = load('@energetic-ai/core');
