@@ -2,9 +2,9 @@ import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 
 /** Resamples drawn per interval: the percentile bounds at 95 % move by about 0.1 % of the spread between seeds. */
-export const RESAMPLES = 4000;
+const RESAMPLES = 4000;
 /** The seed every interval starts from: the same differences give the same interval, run after run. */
-export const BOOTSTRAP_SEED = 20_250_807;
+const BOOTSTRAP_SEED = 20_250_807;
 
 /** The mean of paired differences and the bootstrap interval around it. */
 export interface MeanInterval {

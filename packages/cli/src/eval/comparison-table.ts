@@ -20,8 +20,8 @@ export function comparisonHeader(comparison: Comparison): string[] {
 export const percent = (share: number) => `${Number((share * 100).toFixed(2))} %`;
 export const score = (value: number) => value.toFixed(3);
 /** A difference with its sign; U+2212 would not survive a copy into a spreadsheet, `-` does. */
-export const signed = (value: number) => `${value > 0 ? '+' : ''}${value.toFixed(3)}`;
-export const shortQuestion = (question: string, length = 60) => {
+const signed = (value: number) => `${value > 0 ? '+' : ''}${value.toFixed(3)}`;
+const shortQuestion = (question: string, length = 60) => {
   const flat = question.replace(/\s+/g, ' ').trim();
   return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
 };

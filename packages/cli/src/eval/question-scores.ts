@@ -74,7 +74,7 @@ export class QuestionScores {
  * A group's stats row. The questions are summed in the order they came, as pandas sums a column: with
  * one answer per question the means are the vendor's to the bit.
  */
-export function statsOf(group: QuestionGroup): StatsRow {
+function statsOf(group: QuestionGroup): StatsRow {
   const sums = new Map<string, { sum: number; n: number }>();
   for (const scores of group.questions.values()) {
     for (const [metric, value] of Object.entries(scores)) {

@@ -43,7 +43,7 @@ function statsTable(stats: readonly StatsRow[]): string {
   );
 }
 
-export function summaryMarkdown(title: string, stats: readonly StatsRow[], comparison?: Comparison): string {
+function summaryMarkdown(title: string, stats: readonly StatsRow[], comparison?: Comparison): string {
   const parts = [`## ${cell(title)}`];
   if (!comparison) {
     parts.push(statsTable(stats));
