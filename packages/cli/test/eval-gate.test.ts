@@ -230,6 +230,30 @@ describe('qna eval --baseline as a gate', () => {
     expect(against.stderr).toMatch(/context_recall +1\.000 +1\.000 +0\.000 +\[0\.000, 0\.000\] +ok/);
   });
 
+  it('averages golden rows as the vendor does: two rows that ask the same question count twice in the stats', async () => {
+    const dir = freshDir();
+    const twice = join(dir, 'golden.csv');
+    const [header, first] = readFileSync(golden, 'utf8').split('\n');
+    writeFileSync(twice, `${header}\n${first}\n${first?.replace('support-01', 'support-01-again')}\n`);
+    const run = await runInProcess(
+      [
+        '--json',
+        'qna',
+        'eval',
+        twice,
+        '--system',
+        supportKb.name,
+        '--out',
+        join(dir, 'out'),
+        '--repeat',
+        '2',
+      ],
+      env,
+    );
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).stats[0].count).toBe(2);
+  });
+
   it('refuses a confidence outside (0, 1) and a baseline that is no stats or results CSV', async () => {
     const bad = await runInProcess([...evalArgs(freshDir(), supportKb.name), '--confidence', '1'], env);
     expect(bad.code).toBe(2);

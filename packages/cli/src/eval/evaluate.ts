@@ -102,6 +102,9 @@ export interface EvaluationResult {
 }
 
 const AS_VENDOR_TAG = '|as-vendor';
+/** The part of a result's id that says which answer to its question it is (the first has none). */
+const repetitionTag = (repetition: number) => (repetition > 1 ? `|repeat-${repetition}` : '');
+const REPETITION_TAG = /\|repeat-\d+(?=(?:\|as-vendor)?$)/;
 
 interface EvalItem extends Question {
   row: GoldenRow;
@@ -208,7 +211,7 @@ export async function evaluateQna(options: EvaluateOptions): Promise<EvaluationR
           yield {
             // A vendor-mode result is its own line: a folder run both ways keeps both, each CSV its own.
             // The first answer keeps the id it had before repetitions, so a folder resumes either way.
-            id: `${row.id}|${experiment.systemId}|${experiment.llmProviderId}${repetition > 1 ? `|repeat-${repetition}` : ''}${modeTag}`,
+            id: `${row.id}|${experiment.systemId}|${experiment.llmProviderId}${repetitionTag(repetition)}${modeTag}`,
             text: row.question,
             line: row.line,
             row,
@@ -265,7 +268,10 @@ export async function evaluateQna(options: EvaluateOptions): Promise<EvaluationR
 
   const ofThisMode = (line: ResultLine) => line.id.endsWith(AS_VENDOR_TAG) === (options.asVendor === true);
   // Every line of the folder's results, this run's and earlier runs', in one pass.
-  const accumulator = new QuestionScores();
+  // The stats per golden row, as the vendor's harness averages its rows (two rows may ask the same
+  // question); the comparison per question text, which is what a results.csv baseline can match on.
+  const byRow = new QuestionScores();
+  const byQuestion = new QuestionScores();
   let scored = 0;
   let failed = 0;
   const wanted = new Set(experiments.map((experiment) => experiment.name));
@@ -282,18 +288,17 @@ export async function evaluateQna(options: EvaluateOptions): Promise<EvaluationR
         }
         if (!wanted.has(line.experiment_name ?? '')) continue;
         scored += 1;
-        accumulator.add(line.source ?? '', line.experiment_name ?? '', line.question, line.scores);
+        const source = line.source ?? '';
+        const experiment = line.experiment_name ?? '';
+        byRow.add(source, experiment, line.id.replace(REPETITION_TAG, ''), line.scores);
+        byQuestion.add(source, experiment, line.question, line.scores);
         yield line;
       }
     })(),
   );
-  const stats = accumulator.rows();
+  const stats = byRow.rows();
   const comparison = baseline
-    ? compareWithBaseline(
-        baseline,
-        { stats, groups: accumulator.groupsByQuestion() },
-        { maxDrop, confidence },
-      )
+    ? compareWithBaseline(baseline, { stats, groups: byQuestion.groupsByQuestion() }, { maxDrop, confidence })
     : undefined;
   await writeStatsCsv(files.stats, stats);
   const title = `QnA evaluation: ${options.golden.split(/[\\/]/).pop()}`;
