@@ -54,7 +54,8 @@ details{border:1px solid #e5e7eb;margin:.4rem 0;padding:.3rem .6rem}summary{curs
 .failed summary{color:#b91c1c}.tag{color:#6b7280}.text{white-space:pre-wrap;background:#f9fafb;padding:.4rem}
 ol.chunks li{white-space:pre-wrap;margin-bottom:.4rem}.side{display:grid;gap:1rem}.side section{min-width:0}
 .error{color:#b91c1c}h4{margin:.6rem 0 .2rem}.verdict-regressed td{background:#fee2e2}
-.verdict-noise td{background:#fef9c3}.headline{font-size:1.05rem;font-weight:600}.comparison td{text-align:left}`;
+.verdict-noise td{background:#fef9c3}.headline{font-size:1.05rem;font-weight:600}.comparison th,.comparison td{text-align:left}
+.comparison td:nth-child(n+4):not(:last-child){white-space:nowrap}`;
 
 /** One experiment's answer, chunks and scores for a question: a column of the side-by-side view. */
 function experimentColumn(line: ResultLine): string {
