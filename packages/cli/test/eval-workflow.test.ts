@@ -246,6 +246,15 @@ describe('the workflow of "Evaluate in CI"', () => {
     expect(broken.context.errors.getErrors().length).toBeGreaterThan(0);
   });
 
+  it('fails a pull request made before main has a baseline, saying how to make one', async () => {
+    const job = await runJob('gate', await pullRequest(), values);
+    expect(job.code).toBe(1);
+    expect(job.output.get('Read the baseline from the base branch')?.stdout).toContain(
+      '::error::main has no evaluation/baseline/results.csv: run this workflow on main (Run workflow) to commit one.',
+    );
+    expect(job.skipped).toEqual(['Evaluate']);
+  });
+
   it('refreshes the baseline on main: the results committed and pushed', async () => {
     const main = join(mkdtempSync(join(tmpdir(), 'main-')), 'repo');
     await git(dirname(main), 'clone', '--quiet', origin, main);
