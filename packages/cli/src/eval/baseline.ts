@@ -1,6 +1,7 @@
 import { UsageError } from '../exit-codes.js';
 import { readRecords } from '../questions/records.js';
 import { type QuestionGroup, QuestionScores } from './question-scores.js';
+import { RESULT_TEXT_COLUMNS } from './results-csv.js';
 import { type StatsRow, statsRowsOf, withoutFormulaQuotes } from './stats.js';
 
 /**
@@ -12,14 +13,7 @@ export type Baseline =
   | { kind: 'questions'; file: string; stats: StatsRow[]; groups: QuestionGroup[] };
 
 /** Columns of a results file that are not scores. */
-const TEXT_COLUMNS = new Set([
-  'question',
-  'gt_answer',
-  'system_answer',
-  'source',
-  'experiment_name',
-  'repetition',
-]);
+const TEXT_COLUMNS: ReadonlySet<string> = new Set(RESULT_TEXT_COLUMNS);
 
 /**
  * Reads a baseline, telling the two files apart by their columns: a `question` column makes it a

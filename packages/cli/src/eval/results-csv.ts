@@ -37,6 +37,16 @@ const spreadsheetSafe = {
   number: pythonFloat,
 };
 
+/** The columns of `results.csv` before the scores (`repetition` only with `--repeat`). */
+export const RESULT_TEXT_COLUMNS = [
+  'question',
+  'gt_answer',
+  'system_answer',
+  'source',
+  'experiment_name',
+  'repetition',
+] as const;
+
 /**
  * `results.csv` in the vendor's columns, a row per question and experiment, streamed as they come;
  * with `repetitions` a `repetition` column after `experiment_name` says which answer a row is.
@@ -48,12 +58,7 @@ export async function writeResultsCsv(
   lines: AsyncIterable<ResultLine>,
 ): Promise<void> {
   const columns = [
-    'question',
-    'gt_answer',
-    'system_answer',
-    'source',
-    'experiment_name',
-    ...(repetitions ? ['repetition'] : []),
+    ...RESULT_TEXT_COLUMNS.filter((column) => repetitions || column !== 'repetition'),
     ...metrics,
   ];
   const csv = stringify({ header: true, columns, cast: spreadsheetSafe });
