@@ -320,6 +320,12 @@ describe('the workflow of "Evaluate in CI"', () => {
     await new AsyncFunction('require', 'github', 'context', script)(requireFrom, github, context);
     const summary = readFileSync(join(job.workspace, 'qna-eval', 'summary.md'), 'utf8');
     expect(calls).toEqual([`update 2 ${'<!-- dataworkz-qna-eval -->\n'.length + summary.length}`]);
+    // A summary past what a comment holds is cut, with a word on where the rest is.
+    writeFileSync(join(job.workspace, 'qna-eval', 'summary.md'), 'x'.repeat(70_000));
+    calls.length = 0;
+    await new AsyncFunction('require', 'github', 'context', script)(requireFrom, github, context);
+    const note = '\n\n(Cut here: the whole summary is in the job summary and the qna-eval artifact.)';
+    expect(calls).toEqual([`update 2 ${'<!-- dataworkz-qna-eval -->\n'.length + 60_000 + note.length}`]);
   });
 
   it('fails a pull request whose answers got worse (exit 7), saying why in the log and the summary', async () => {
