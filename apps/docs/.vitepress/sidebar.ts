@@ -47,6 +47,7 @@ const guides: DefaultTheme.SidebarItem[] = [
       { text: 'Documents', link: '/guides/qna/documents' },
       { text: 'Question history and quality scores', link: '/guides/qna/question-history' },
       { text: 'Evaluation', link: '/guides/qna/evaluation' },
+      { text: 'Evaluate in CI', link: '/guides/qna/evaluate-in-ci' },
     ],
   },
   {

@@ -18,6 +18,11 @@ export const ExitCode = {
   network: 6,
   /** `qna eval --baseline`: a metric fell more than the allowed drop below the baseline. */
   regressed: 7,
+  /**
+   * `qna eval --baseline`: no experiment of the run has a row in the baseline (a renamed system, another
+   * `--llm`, another golden set), so nothing was judged.
+   */
+  noBaseline: 8,
   /** Stopped by Ctrl-C. */
   interrupted: 130,
 } as const;

@@ -27,6 +27,13 @@ function positiveInteger(value: string): number {
   return number;
 }
 
+function confidenceLevel(value: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !(number > 0 && number < 1))
+    throw new InvalidArgumentError('Not a number above 0 and below 1.');
+  return number;
+}
+
 function nonNegativeNumber(value: string): number {
   const number = Number(value);
   if (value.trim() === '' || !Number.isFinite(number) || number < 0)
@@ -95,7 +102,7 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
     .option('--no-color', 'plain text even on a terminal (NO_COLOR does the same)')
     .addHelpText(
       'after',
-      '\nAgents and QnA systems are named by id or by exact name, in any case:\n  dataworkz qna answer "Customer Support Knowledge Base" "How do I return an item?"\n\nCredentials come from DATAWORKZ_API_KEY (or DATAWORKZ_TOKEN), else from the profile\n(`dataworkz config set api-key` reads the key from standard input).\n\nExit codes: 0 ok, 1 error, 2 usage or configuration (an ambiguous name, a wrong\nbase URL too), 3 authentication, 4 not found (an unknown id or name too), 5 failed\nquery or task, 6 network, 7 a metric below its baseline (qna eval), 130 interrupted.',
+      '\nAgents and QnA systems are named by id or by exact name, in any case:\n  dataworkz qna answer "Customer Support Knowledge Base" "How do I return an item?"\n\nCredentials come from DATAWORKZ_API_KEY (or DATAWORKZ_TOKEN), else from the profile\n(`dataworkz config set api-key` reads the key from standard input).\n\nExit codes: 0 ok, 1 error, 2 usage or configuration (an ambiguous name, a wrong\nbase URL too), 3 authentication, 4 not found (an unknown id or name too), 5 failed\nquery or task, 6 network, 7 a metric below its baseline (qna eval), 8 no baseline\nrow for any experiment (qna eval), 130 interrupted.',
     );
   const run =
     // A command resolves with nothing (exit 0) or with its exit code.
@@ -248,7 +255,7 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
     )
     .requiredOption(
       '--out <dir>',
-      'the folder for results.csv, results.jsonl, stats.csv, report.html (a rerun resumes)',
+      'the folder for results.csv, results.jsonl, stats.csv, summary.md, report.html (a rerun resumes)',
     )
     .option('-n, --limit <count>', 'only the first rows of the golden set', positiveInteger)
     .option('--concurrency <n>', 'questions in flight at most (default 4)', positiveInteger)
@@ -258,10 +265,20 @@ export function buildProgram(result: ProgramResult, runner: CommandRunner = dire
       'also score answer_similarity with the sentence encoder, where installed (~0.1 s per answer)',
     )
     .option(
-      '--baseline <stats.csv>',
-      'fail (exit 7) when a metric falls below this stats file by more than --max-drop',
+      '--baseline <file>',
+      'a results.csv (compared question by question) or stats.csv (mean against mean): exit 7 on a regression, 8 when nothing matches',
     )
     .option('--max-drop <drop>', 'with --baseline: the drop allowed (default 0.05)', nonNegativeNumber)
+    .option(
+      '--confidence <c>',
+      'with a results.csv baseline: the confidence of the interval a drop must lie outside (default 0.95)',
+      confidenceLevel,
+    )
+    .option(
+      '--repeat <n>',
+      'ask each question n times; its score is the mean of its answers (default 1)',
+      positiveInteger,
+    )
     .option(
       '--as-vendor',
       "score as the vendor's Python harness calls continuous-eval (the raw gt_context string, not its passages), for figures next to a published run",

@@ -70,3 +70,102 @@ it('opens report.html from disk with its charts and without a console error or a
     await browser.close();
   }
 });
+
+it('opens with the comparison when a baseline is given: the regressions first, marked, with their intervals', async () => {
+  const emu = await startEmulator({ port: 0, embed: false });
+  let report: string;
+  try {
+    const client = new Dataworkz({ baseUrl: emu.url, apiKey: emu.apiKey });
+    const golden = fileURLToPath(new URL('./fixtures/eval/support-golden.csv', import.meta.url));
+    const systems = [seed.systems.supportKb.name];
+    const base = await evaluateQna({
+      client,
+      golden,
+      systems,
+      outDir: mkdtempSync(join(tmpdir(), 'dataworkz-eval-base-')),
+    });
+    // Every answer of the next run says it does not know, from a chunk about something else.
+    const unrelated = 'Nimbus dashboards can be exported as PDF from the reports page.';
+    emu.faults.add({
+      route: 'answerQnaQuestion',
+      times: 6,
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        question: 'q',
+        answer: '\n\nI do not know.',
+        context: [{ link: 's3a://bucket/reports.md', data: unrelated, source: 'docs' }],
+        systemId: seed.systems.supportKb.systemId,
+        systemName: seed.systems.supportKb.name,
+        type: 'qna',
+        questionUuid: '00000000-0000-4000-8000-000000000000',
+        status: 'COMPLETED',
+        probe: {
+          id: 'pipeline',
+          children: [{ id: 'MERGE_NEIGHBOURING_CONTEXT', data: { Input: [{ Content: unrelated }] } }],
+        },
+      }),
+    });
+    const result = await evaluateQna({
+      client,
+      golden,
+      systems,
+      outDir: mkdtempSync(join(tmpdir(), 'dataworkz-eval-report-')),
+      baseline: base.files.results,
+    });
+    expect(result.regressions.length).toBeGreaterThan(0);
+    report = result.files.report;
+  } finally {
+    await emu.close();
+  }
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await page.goto(pathToFileURL(report).href, { waitUntil: 'load' });
+    // The first heading under the title, in view without scrolling.
+    expect(await page.locator('h2').first().textContent()).toBe('Compared with the baseline');
+    expect(await page.locator('p.headline').textContent()).toMatch(
+      /^Regressed: \d+ metrics of 1 experiment fell below the baseline\.$/,
+    );
+    const header = await page.locator('table.comparison th').allTextContents();
+    expect(header).toEqual([
+      'experiment',
+      'source',
+      'metric',
+      'baseline',
+      'now',
+      'difference',
+      '95 % interval',
+      'verdict',
+      'dropped most',
+    ]);
+    const first = page.locator('table.comparison tbody tr').first();
+    expect(await first.getAttribute('class')).toBe('verdict-regressed');
+    // Marked in red, as the eye reads it.
+    expect(
+      await first
+        .locator('td')
+        .first()
+        .evaluate((cell) => getComputedStyle(cell).backgroundColor),
+    ).toBe('rgb(254, 226, 226)');
+    expect(await first.isVisible()).toBe(true);
+    const recall = page.locator('table.comparison tr', { hasText: 'context_recall' });
+    expect(await recall.locator('td').allTextContents()).toEqual([
+      seed.systems.supportKb.name,
+      'support',
+      'context_recall',
+      '1.000',
+      '0.000',
+      '-1.000',
+      '[-1.000, -1.000]',
+      'regressed',
+      expect.stringMatching(/^"How long do I have to return hardware\?" 1\.000 → 0\.000; /),
+    ]);
+    await page.screenshot({ path: SCREENSHOT.replace(/\.png$/, '-comparison.png'), fullPage: false });
+  } finally {
+    await browser.close();
+  }
+});

@@ -22,6 +22,7 @@ export type { EmulatorLimits } from './limits.js';
 export type { EmulatorLogger } from './logger.js';
 export type { Emulator, EmulatorMode } from './node/server.js';
 export type { EmulatorOptions } from './options.js';
+export type { AnswerVariation } from './qna/answer-variation.js';
 export {
   type EmulatorState,
   type SavedDocument,

@@ -5,6 +5,7 @@ import type { CorsOptions } from './http/cors.js';
 import type { FaultRule } from './http/faults.js';
 import type { EmulatorLimits } from './limits.js';
 import type { EmulatorLogger } from './logger.js';
+import { type AnswerVariation, checkAnswerVariation } from './qna/answer-variation.js';
 
 /** How `startEmulator` starts: where it listens, who it lets in, what it serves, and how. */
 export interface EmulatorOptions {
@@ -43,6 +44,12 @@ export interface EmulatorOptions {
    * the official SDK's v1 server with the same agents and extension (cards list `supportedInterfaces`).
    */
   a2aVersion?: '0.3' | '1.0' | undefined;
+  /**
+   * Vary the QnA answers between askings of the same question, as an LLM sampling at a temperature
+   * does (which sentences, how many, an opening phrase), for trying an evaluation gate against
+   * run-to-run noise. Default: none, every answer the same.
+   */
+  answerVariation?: AnswerVariation | undefined;
   /** Bounds on sizes, counts and times; see the README's limits table. */
   limits?: EmulatorLimits | undefined;
   /**
@@ -109,6 +116,7 @@ export interface EmulatorOptions {
 export function checkOptions(options: EmulatorOptions): void {
   const { port, agentStepDelayMs, answerArtifactChunkChars, embed, a2aVersion } = options;
   checkModeOptions(options);
+  checkAnswerVariation(options.answerVariation);
   if (a2aVersion !== undefined && a2aVersion !== '0.3' && a2aVersion !== '1.0') {
     throw new TypeError("Option a2aVersion must be '0.3' or '1.0'");
   }

@@ -174,6 +174,7 @@ export function createService(settings: Settings, additions: ServiceAdditions = 
       embed: settings.ranking.embed,
       sentenceEncoder: await additions.sentenceEncoder,
       warm: settings.ranking.warm,
+      answerVariation: settings.answerVariation,
     });
     a2a = new A2AServer(
       state,

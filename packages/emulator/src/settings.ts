@@ -8,6 +8,7 @@ import { type Limits, resolveLimits } from './limits.js';
 import { type Log, toLog } from './logger.js';
 import { generatedApiKey } from './neutral/crypto.js';
 import { checkOptions, type EmulatorOptions } from './options.js';
+import type { AnswerVariation } from './qna/answer-variation.js';
 
 /**
  * The options, checked once where they come in (`startEmulator`, `createEmulator`) and resolved into
@@ -28,6 +29,7 @@ export interface Settings {
   faults: FaultRule[];
   dataset: { noDefaultLlm: boolean };
   ranking: { embed: EmbedFunction | 'word-vectors' | false | undefined; warm: boolean };
+  answerVariation: AnswerVariation | undefined;
   a2a: { version: '0.3' | '1.0'; stepDelayMs: number; answerChunkChars: number };
   /** Replaying: the cassette (its file's path until the node:http adapter reads it) and how to serve it. */
   replay:
@@ -62,6 +64,7 @@ export function settle(options: EmulatorOptions): Settings {
     faults: options.faults ?? [],
     dataset: { noDefaultLlm: options.noDefaultLlm ?? false },
     ranking: { embed: options.embed, warm: options.warmEncoder ?? false },
+    answerVariation: options.answerVariation,
     a2a: {
       version: options.a2aVersion ?? '0.3',
       stepDelayMs: options.agentStepDelayMs ?? 0,

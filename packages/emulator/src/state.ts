@@ -7,6 +7,7 @@ import type { Dataset } from './dataset.js';
 import type { EmbeddingModel, EmbedFunction, Ranking } from './embedding/model.js';
 import { wordVectorModel } from './embedding/word-average.js';
 import { HttpError } from './http/errors.js';
+import { type AnswerVariation, answerDraws, type Varied, varied } from './qna/answer-variation.js';
 import { RetrieverOnDemand } from './qna/retriever-on-demand.js';
 
 export interface StateOptions {
@@ -16,6 +17,8 @@ export interface StateOptions {
   sentenceEncoder?: EmbeddingModel | undefined;
   /** Embed the passages now (in the background) rather than on the first search. */
   warm?: boolean | undefined;
+  /** How the QnA answers vary between askings; default none. */
+  answerVariation?: AnswerVariation | undefined;
 }
 
 /**
@@ -64,6 +67,8 @@ export class ServiceState {
   /** The orders API's records, changed by agents (cancellations) for this emulator only. */
   readonly orders = new OrderBook();
   private readonly agents = new Map<string, AgentDefinition>();
+  /** How each QnA answer varies, drawn from one generator per emulator; undefined: not at all. */
+  answerVariation: Varied | undefined;
 
   private constructor(readonly dataset: Dataset) {
     for (const agent of dataset.agents) this.agents.set(agent.agentId, agent);
@@ -72,6 +77,9 @@ export class ServiceState {
   /** Indexes every system's passages (embedding them takes time, and a custom model is async). */
   static async create(dataset: Dataset, options: StateOptions = {}): Promise<ServiceState> {
     const state = new ServiceState(dataset);
+    const draws = answerDraws(options.answerVariation);
+    if (draws && options.answerVariation)
+      state.answerVariation = varied(draws, options.answerVariation.temperature);
     const ranking = rankingOf(options);
     // The built-in models embed the passages on the first search: a start that never searches never
     // loads their tables. A custom model embeds them now, so unusable vectors fail the start.

@@ -134,6 +134,8 @@ describe('the dataworkz-emulator command', () => {
     [['--port=-1'], /--port must be an integer from 0 to 65535, not '-1'/],
     [['--agent-step-delay-ms=-5'], /--agent-step-delay-ms must be an integer from 0 to \d+, not '-5'/],
     [['--answer-artifact-chunk-chars', 'ten'], /--answer-artifact-chunk-chars must be an integer from 0/],
+    [['--answer-temperature', '1.5'], /--answer-temperature must be a number from 0 to 1, not '1.5'/],
+    [['--answer-seed', '7'], /--answer-seed needs --answer-temperature/],
     [['--max-json-depth', '0'], /--max-json-depth must be a positive integer, not '0'/],
     [['--max-text-length', '1e3'], /--max-text-length must be a positive integer/],
     [['--fault', '{"route":"noSuchRoute"}'], /--fault: Fault rule field 'route' must be .*listQnaSystems/],

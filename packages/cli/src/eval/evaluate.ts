@@ -6,15 +6,19 @@ import type { Question } from '../batch/questions.js';
 import { type BatchOutput, runBatch } from '../batch/run-batch.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { answerScores } from './answer-metrics.js';
+import { readBaseline } from './baseline.js';
+import { type Comparison, compareWithBaseline, type MetricComparison } from './compare.js';
 import { type GoldenFileError, type GoldenRow, readGolden } from './golden.js';
 import { METRIC_NAMES, type Scores } from './metric-names.js';
 import { answerChunks } from './probe.js';
+import { QuestionScores } from './question-scores.js';
 import { writeReport } from './report.js';
 import { writeResultsCsv, writeStatsCsv } from './results-csv.js';
 import { type ResultLine, readResults } from './results-file.js';
 import { retrievalScores } from './retrieval-metrics.js';
 import { type AnswerSimilarity, loadAnswerSimilarity } from './similarity.js';
-import { type Regression, readStats, regressions, StatsAccumulator, type StatsRow } from './stats.js';
+import type { StatsRow } from './stats.js';
+import { writeSummary } from './summary-markdown.js';
 
 /** One QnA system answering with one LLM: a column of the comparison. */
 export interface Experiment {
@@ -42,10 +46,22 @@ export interface EvaluateOptions {
   concurrency?: number | undefined;
   /** Refuse a malformed golden row (GoldenFileError) rather than skip it. */
   strict?: boolean | undefined;
-  /** A stats CSV to compare with: a metric more than `maxDrop` below it is a regression. */
+  /**
+   * The file to compare with, told apart by its columns: a `results.csv` (compared question by question:
+   * a metric regressed when its mean per-question difference falls more than `maxDrop` and its
+   * bootstrap interval at `confidence` lies below zero) or a `stats.csv` (mean against mean: a metric
+   * more than `maxDrop` below it regressed).
+   */
   baseline?: string | undefined;
   /** Default 0.05. */
   maxDrop?: number | undefined;
+  /** The confidence of the interval of a per-question comparison, above 0 and below 1 (default 0.95). */
+  confidence?: number | undefined;
+  /**
+   * Ask each question this many times of each experiment (default 1): each answer is a line of the
+   * results, and a question's score is the mean of its answers.
+   */
+  repeat?: number | undefined;
   /**
    * Score `answer_similarity` with the sentence encoder, where it is installed (default false: it takes
    * about 0.1 s of CPU per answer, which bounds the rate a large evaluation runs at).
@@ -76,18 +92,24 @@ export interface EvaluationResult {
   malformed: number;
   /** Stopped by Ctrl-C: the files hold what was answered; a rerun resumes. */
   interrupted: boolean;
-  /** Metrics below the baseline by more than `maxDrop` (empty without a baseline). */
-  regressions: Regression[];
+  /** The metrics judged regressed (empty without a baseline). */
+  regressions: MetricComparison[];
+  /** The run set against the baseline, when one was given. */
+  comparison?: Comparison | undefined;
   /** Whether `answer_similarity` was scored (asked for, and the sentence encoder is installed). */
   similarity: boolean;
-  files: { results: string; resultsJsonl: string; stats: string; report: string };
+  files: { results: string; resultsJsonl: string; stats: string; report: string; summary: string };
 }
 
 const AS_VENDOR_TAG = '|as-vendor';
+/** The part of a result's id that says which answer to its question it is (the first has none). */
+const repetitionTag = (repetition: number) => (repetition > 1 ? `|repeat-${repetition}` : '');
+const REPETITION_TAG = /\|repeat-\d+(?=(?:\|as-vendor)?$)/;
 
 interface EvalItem extends Question {
   row: GoldenRow;
   experiment: Experiment;
+  repetition: number;
 }
 
 async function experimentsOf(
@@ -150,7 +172,13 @@ export async function evaluateQna(options: EvaluateOptions): Promise<EvaluationR
   const concurrency = options.concurrency ?? 4;
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new UsageError('The concurrency must be a positive integer.');
-  const baseline = options.baseline !== undefined ? await readStats(options.baseline) : undefined;
+  const confidence = options.confidence ?? 0.95;
+  if (!(confidence > 0 && confidence < 1))
+    throw new UsageError('The confidence must be above 0 and below 1.');
+  const repeat = options.repeat ?? 1;
+  if (!(Number.isInteger(repeat) && repeat > 0))
+    throw new UsageError('The repeat count must be a positive integer.');
+  const baseline = options.baseline !== undefined ? await readBaseline(options.baseline) : undefined;
   const experiments = await experimentsOf(client, options.systems, options.llms ?? []);
   await mkdir(options.outDir, { recursive: true });
   const files = {
@@ -158,6 +186,7 @@ export async function evaluateQna(options: EvaluateOptions): Promise<EvaluationR
     resultsJsonl: join(options.outDir, 'results.jsonl'),
     stats: join(options.outDir, 'stats.csv'),
     report: join(options.outDir, 'report.html'),
+    summary: join(options.outDir, 'summary.md'),
   };
   const log = options.log ?? (() => undefined);
   const similarity: AnswerSimilarity | undefined =
@@ -178,14 +207,18 @@ export async function evaluateQna(options: EvaluateOptions): Promise<EvaluationR
   async function* items(file: string): AsyncGenerator<EvalItem> {
     for await (const row of readGolden(file, { limit: options.limit, onMalformed })) {
       for (const experiment of experiments) {
-        yield {
-          // A vendor-mode result is its own line: a folder run both ways keeps both, each CSV its own.
-          id: `${row.id}|${experiment.systemId}|${experiment.llmProviderId}${modeTag}`,
-          text: row.question,
-          line: row.line,
-          row,
-          experiment,
-        };
+        for (let repetition = 1; repetition <= repeat; repetition += 1) {
+          yield {
+            // A vendor-mode result is its own line: a folder run both ways keeps both, each CSV its own.
+            // The first answer keeps the id it had before repetitions, so a folder resumes either way.
+            id: `${row.id}|${experiment.systemId}|${experiment.llmProviderId}${repetitionTag(repetition)}${modeTag}`,
+            text: row.question,
+            line: row.line,
+            row,
+            experiment,
+            repetition,
+          };
+        }
       }
     }
   }
@@ -200,7 +233,7 @@ export async function evaluateQna(options: EvaluateOptions): Promise<EvaluationR
     { batch: options.golden, out: files.resultsJsonl, concurrency },
     limit,
     async (item, call) => {
-      const { row, experiment } = item;
+      const { row, experiment, repetition } = item;
       const response = await client.qna.answer(
         experiment.systemId,
         {
@@ -222,6 +255,7 @@ export async function evaluateQna(options: EvaluateOptions): Promise<EvaluationR
       return {
         experiment_name: experiment.name,
         source: row.source,
+        ...(repeat > 1 ? { repetition } : {}),
         gt_answer: row.gtAnswerRaw,
         system_answer: response.answer,
         chunks,
@@ -234,13 +268,17 @@ export async function evaluateQna(options: EvaluateOptions): Promise<EvaluationR
 
   const ofThisMode = (line: ResultLine) => line.id.endsWith(AS_VENDOR_TAG) === (options.asVendor === true);
   // Every line of the folder's results, this run's and earlier runs', in one pass.
-  const accumulator = new StatsAccumulator();
+  // The stats per golden row, as the vendor's harness averages its rows (two rows may ask the same
+  // question); the comparison per question text, which is what a results.csv baseline can match on.
+  const byRow = new QuestionScores();
+  const byQuestion = new QuestionScores();
   let scored = 0;
   let failed = 0;
   const wanted = new Set(experiments.map((experiment) => experiment.name));
   await writeResultsCsv(
     files.results,
     METRIC_NAMES.filter((name) => name !== 'answer_similarity' || similarity !== undefined),
+    repeat > 1,
     (async function* () {
       for await (const line of readResults(files.resultsJsonl)) {
         if (!ofThisMode(line)) continue;
@@ -250,16 +288,25 @@ export async function evaluateQna(options: EvaluateOptions): Promise<EvaluationR
         }
         if (!wanted.has(line.experiment_name ?? '')) continue;
         scored += 1;
-        accumulator.add(line.source ?? '', line.experiment_name ?? '', line.scores);
+        const source = line.source ?? '';
+        const experiment = line.experiment_name ?? '';
+        byRow.add(source, experiment, line.id.replace(REPETITION_TAG, ''), line.scores);
+        byQuestion.add(source, experiment, line.question, line.scores);
         yield line;
       }
     })(),
   );
-  const stats = accumulator.rows();
+  const stats = byRow.rows();
+  const comparison = baseline
+    ? compareWithBaseline(baseline, { stats, groups: byQuestion.groupsByQuestion() }, { maxDrop, confidence })
+    : undefined;
   await writeStatsCsv(files.stats, stats);
+  const title = `QnA evaluation: ${options.golden.split(/[\\/]/).pop()}`;
+  await writeSummary(files.summary, title, stats, comparison);
   await writeReport(files.report, {
-    title: `QnA evaluation: ${options.golden.split(/[\\/]/).pop()}`,
+    title,
     stats,
+    comparison,
     results: files.resultsJsonl,
     include: ofThisMode,
   });
@@ -270,7 +317,8 @@ export async function evaluateQna(options: EvaluateOptions): Promise<EvaluationR
     failed,
     malformed,
     interrupted: code === ExitCode.interrupted,
-    regressions: baseline ? regressions(baseline, stats, maxDrop) : [],
+    regressions: comparison?.metrics.filter((row) => row.verdict === 'regressed') ?? [],
+    comparison,
     similarity: similarity !== undefined,
     files,
   };

@@ -24,3 +24,11 @@ export type MetricName = (typeof METRIC_NAMES)[number];
 
 /** A row's scores; `answer_similarity` only where the sentence encoder is installed. */
 export type Scores = Partial<Record<MetricName, number>>;
+
+/** Metrics in the results' column order, any others after them as given: how tables and charts list them. */
+export function inResultsOrder(metrics: readonly string[]): string[] {
+  return [
+    ...METRIC_NAMES.filter((name) => metrics.includes(name)),
+    ...metrics.filter((name) => !(METRIC_NAMES as readonly string[]).includes(name)),
+  ];
+}

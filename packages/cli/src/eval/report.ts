@@ -1,7 +1,15 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
-import { METRIC_NAMES } from './metric-names.js';
+import type { Comparison } from './compare.js';
+import {
+  comparisonCells,
+  comparisonHeader,
+  comparisonMethod,
+  gateHeadline,
+  unjudgedSentences,
+} from './comparison-table.js';
+import { inResultsOrder } from './metric-names.js';
 import { type ResultLine, readResults } from './results-file.js';
 import { type StatsRow, statsMetrics } from './stats.js';
 
@@ -45,7 +53,9 @@ th,td{border:1px solid #d1d5db;padding:3px 8px;text-align:right}th:first-child,t
 details{border:1px solid #e5e7eb;margin:.4rem 0;padding:.3rem .6rem}summary{cursor:pointer}
 .failed summary{color:#b91c1c}.tag{color:#6b7280}.text{white-space:pre-wrap;background:#f9fafb;padding:.4rem}
 ol.chunks li{white-space:pre-wrap;margin-bottom:.4rem}.side{display:grid;gap:1rem}.side section{min-width:0}
-.error{color:#b91c1c}h4{margin:.6rem 0 .2rem}`;
+.error{color:#b91c1c}h4{margin:.6rem 0 .2rem}.verdict-regressed td{background:#fee2e2}
+.verdict-noise td{background:#fef9c3}.headline{font-size:1.05rem;font-weight:600}.comparison th,.comparison td{text-align:left}
+.comparison td:nth-child(n+4):not(:last-child){white-space:nowrap}`;
 
 /** One experiment's answer, chunks and scores for a question: a column of the side-by-side view. */
 function experimentColumn(line: ResultLine): string {
@@ -59,9 +69,32 @@ function experimentColumn(line: ResultLine): string {
   return `<section>${name}<h4>Answer</h4><div class="text">${escapeHtml((line.system_answer ?? '').trim())}</div><h4>Chunks given to the LLM (from the ${escapeHtml(line.chunks_from ?? 'probe')})</h4><ol class="chunks">${chunks}</ol><h4>Scores</h4><table><tbody>${scores}</tbody></table></section>`;
 }
 
+/** The comparison with the baseline: what the gate decided, what was not judged, then every metric. */
+function comparisonSection(comparison: Comparison): string {
+  const { outcome, detail } = gateHeadline(comparison);
+  const headline = `${outcome}${detail ? `: ${detail}` : ''}.`;
+  const notes = unjudgedSentences(comparison)
+    .map((note) => `<li>${escapeHtml(note)}</li>`)
+    .join('');
+  const header = comparisonHeader(comparison)
+    .map((title) => `<th>${escapeHtml(title)}</th>`)
+    .join('');
+  const rows = comparison.metrics
+    .map(
+      (row) =>
+        `<tr class="verdict-${row.verdict}">${comparisonCells(comparison, row)
+          .map((text) => `<td>${escapeHtml(text)}</td>`)
+          .join('')}</tr>`,
+    )
+    .join('');
+  return `<h2>Compared with the baseline</h2><p class="headline">${escapeHtml(headline)}</p><p>Baseline <code>${escapeHtml(comparison.baseline)}</code>, compared ${escapeHtml(comparisonMethod(comparison))}.</p>${notes ? `<ul>${notes}</ul>` : ''}<table class="comparison"><thead><tr>${header}</tr></thead><tbody>${rows}</tbody></table>`;
+}
+
 export interface ReportInput {
   title: string;
   stats: readonly StatsRow[];
+  /** The run against its baseline: shown first, the regressions at the top. */
+  comparison?: Comparison | undefined;
   /** The results JSONL to read the questions from. */
   results: string;
   /** The lines of this run's mode (a folder can hold both). */
@@ -73,15 +106,12 @@ export async function writeReport(file: string, input: ReportInput): Promise<voi
   const write = async (text: string) => {
     if (!out.write(text)) await once(out, 'drain');
   };
-  const metrics = statsMetrics(input.stats);
   // The charts in the results' column order, not the stats file's alphabetical one.
-  const ordered = [
-    ...METRIC_NAMES.filter((name) => metrics.includes(name)),
-    ...metrics.filter((name) => !(METRIC_NAMES as readonly string[]).includes(name)),
-  ];
+  const ordered = inResultsOrder(statsMetrics(input.stats));
   await write(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(input.title)}</title><style>${STYLE}</style></head><body><h1>${escapeHtml(input.title)}</h1>`,
   );
+  if (input.comparison) await write(comparisonSection(input.comparison));
   await write('<h2>Experiments</h2><table><thead><tr><th>metric</th>');
   for (const row of input.stats)
     await write(`<th>${escapeHtml(label(row))}<br><span class="tag">${row.count} questions</span></th>`);

@@ -37,13 +37,30 @@ const spreadsheetSafe = {
   number: pythonFloat,
 };
 
-/** `results.csv` in the vendor's columns, a row per question and experiment, streamed as they come. */
+/** The columns of `results.csv` before the scores (`repetition` only with `--repeat`). */
+export const RESULT_TEXT_COLUMNS = [
+  'question',
+  'gt_answer',
+  'system_answer',
+  'source',
+  'experiment_name',
+  'repetition',
+] as const;
+
+/**
+ * `results.csv` in the vendor's columns, a row per question and experiment, streamed as they come;
+ * with `repetitions` a `repetition` column after `experiment_name` says which answer a row is.
+ */
 export async function writeResultsCsv(
   file: string,
   metrics: readonly MetricName[],
+  repetitions: boolean,
   lines: AsyncIterable<ResultLine>,
 ): Promise<void> {
-  const columns = ['question', 'gt_answer', 'system_answer', 'source', 'experiment_name', ...metrics];
+  const columns = [
+    ...RESULT_TEXT_COLUMNS.filter((column) => repetitions || column !== 'repetition'),
+    ...metrics,
+  ];
   const csv = stringify({ header: true, columns, cast: spreadsheetSafe });
   const out = createWriteStream(file);
   csv.pipe(out);
@@ -54,6 +71,7 @@ export async function writeResultsCsv(
       system_answer: line.system_answer ?? '',
       source: line.source ?? '',
       experiment_name: line.experiment_name ?? '',
+      ...(repetitions ? { repetition: String(line.repetition ?? 1) } : {}),
       ...line.scores,
     };
     if (!csv.write(row)) await once(csv, 'drain');

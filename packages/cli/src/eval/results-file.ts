@@ -10,6 +10,8 @@ export interface ResultLine {
   status: 'ok' | 'failed';
   experiment_name?: string;
   source?: string;
+  /** Which answer to the question this is, from 1, when each was asked several times (`--repeat`). */
+  repetition?: number;
   gt_answer?: string;
   system_answer?: string;
   /** The chunks the LLM was given, and where they were read. */

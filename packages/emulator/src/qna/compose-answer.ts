@@ -1,4 +1,5 @@
 import type { QnaSystem } from '../data/model.js';
+import type { Varied } from './answer-variation.js';
 import type { Hit, Passage } from './hit.js';
 import { normaliseTerm } from './terms.js';
 
@@ -67,13 +68,15 @@ export function commonTerms(system: QnaSystem): ReadonlySet<string> {
  * An extractive answer: the sentences of the retrieved contexts that share the most terms with the
  * question, in context order, each cited as [n] (n = its context's position). A sentence that several
  * contexts share is said once, citing each of them. Terms in `uninformative` do not count as shared:
- * a question that shares nothing else with the contexts gets no answer. Deterministic.
+ * a question that shares nothing else with the contexts gets no answer. Deterministic, unless `vary`
+ * draws the sentences, their count and an opening, as an LLM sampling at a temperature does.
  */
 export function composeAnswer(
   question: string,
   contexts: Hit[],
   maxSentences = 2,
   uninformative: ReadonlySet<string> = new Set(),
+  vary?: Varied,
 ): string | undefined {
   const wanted = new Set([...termsOf(question)].filter((t) => !uninformative.has(t)));
   const candidates = new Map<string, { text: string; cites: number[]; score: number; order: number }>();
@@ -89,11 +92,14 @@ export function composeAnswer(
       candidates.set(text, { text, cites: [c + 1], score, order: candidates.size });
     }
   });
-  const chosen = [...candidates.values()]
-    .filter((s) => s.score > 0)
-    .sort((a, b) => b.score - a.score || a.order - b.order)
-    .slice(0, maxSentences)
+  const relevant = [...candidates.values()].filter((s) => s.score > 0);
+  // Varied, as a sampling LLM: the sentences drawn by their scores, one more or fewer, an opening.
+  const keys = new Map(relevant.map((s) => [s, vary ? vary.key(s.score) : s.score]));
+  const chosen = relevant
+    .sort((a, b) => (keys.get(b) as number) - (keys.get(a) as number) || a.order - b.order)
+    .slice(0, vary ? vary.count(maxSentences) : maxSentences)
     .sort((a, b) => a.order - b.order);
   if (chosen.length === 0) return undefined;
-  return chosen.map((s) => `${s.text} ${s.cites.map((n) => `[${n}]`).join('')}.`).join(' ');
+  const text = chosen.map((s) => `${s.text} ${s.cites.map((n) => `[${n}]`).join('')}.`).join(' ');
+  return vary ? `${vary.opening()}${text}` : text;
 }

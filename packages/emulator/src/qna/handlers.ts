@@ -88,13 +88,18 @@ export async function answerQnaQuestion(
   const llmProviderId = ex.query.required('llmProviderId');
   state.checkSystemLlm(system, llmProviderId);
   const filter = ex.query.optional('filter');
-  const { json, answered } = await answerQuestion(system, retriever, {
-    question,
-    llmProviderId,
-    properties: parseProperties(ex.query.optional('properties')),
-    ...(filter !== undefined ? { filter } : {}),
-    history,
-  });
+  const { json, answered } = await answerQuestion(
+    system,
+    retriever,
+    {
+      question,
+      llmProviderId,
+      properties: parseProperties(ex.query.optional('properties')),
+      ...(filter !== undefined ? { filter } : {}),
+      history,
+    },
+    state.answerVariation,
+  );
   if (answered) questions.record(system.systemId, answered, own(system.llms, llmProviderId) ?? llmProviderId);
   ex.reply.send(200, 'application/json', json);
 }

@@ -3,6 +3,7 @@ import { EmbeddingError } from '../embedding/model.js';
 import { HttpError } from '../http/errors.js';
 import { includeProbe } from '../http/query.js';
 import { randomUUID } from '../neutral/crypto.js';
+import type { Varied } from './answer-variation.js';
 import { commonTerms, composeAnswer } from './compose-answer.js';
 import type { ChatTurn } from './conversation.js';
 import { extractFilters, FilterError, type FilterExpression, formatFilter, parseFilter } from './filter.js';
@@ -159,6 +160,7 @@ export async function answerQuestion(
   system: QnaSystem,
   retriever: SystemRetriever,
   input: QueryInput,
+  vary?: Varied,
 ): Promise<{ json: string; answered?: AnsweredQuestion }> {
   const started = Date.now();
   const questionUuid = randomUUID();
@@ -191,7 +193,7 @@ export async function answerQuestion(
     // Nor when the question shares only terms most of the system's paragraphs hold (the product's name).
     // The question's words are matched as the models read them, misspellings corrected.
     () =>
-      `\n\n${((hits[0]?.score ?? 0) >= retriever.answerFloor && composeAnswer(retriever.corrected(query), hits, 2, commonTerms(system))) || `No answer to this question was found in ${system.name}.`}`,
+      `\n\n${((hits[0]?.score ?? 0) >= retriever.answerFloor && composeAnswer(retriever.corrected(query), hits, 2, commonTerms(system), vary)) || `No answer to this question was found in ${system.name}.`}`,
     (text) => ({ LlmProviderId: input.llmProviderId ?? null, Characters: text.length }),
   );
   const answer = generate.value;

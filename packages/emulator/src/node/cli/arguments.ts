@@ -33,6 +33,10 @@ export function parseArguments(args: string[], stderr: (line: string) => void): 
   }
   const stepDelay = values['agent-step-delay-ms'];
   const chunkChars = values['answer-artifact-chunk-chars'];
+  const temperature = values['answer-temperature'];
+  const answerSeed = values['answer-seed'];
+  if (answerSeed !== undefined && temperature === undefined)
+    throw new UsageError('--answer-seed needs --answer-temperature');
   return {
     help: false,
     options: {
@@ -57,6 +61,16 @@ export function parseArguments(args: string[], stderr: (line: string) => void): 
         ? { answerArtifactChunkChars: integer('answer-artifact-chunk-chars', chunkChars, 0, 2 ** 31 - 1) }
         : {}),
       ...(values['a2a-version'] ? { a2aVersion: a2aVersion(values['a2a-version']) } : {}),
+      ...(temperature !== undefined
+        ? {
+            answerVariation: {
+              temperature: share('answer-temperature', temperature),
+              ...(answerSeed !== undefined
+                ? { seed: integer('answer-seed', answerSeed, 0, Number.MAX_SAFE_INTEGER) }
+                : {}),
+            },
+          }
+        : {}),
       ...(values.fault ? { faults: values.fault.map(faultRule) } : {}),
       ...modeOptions(values),
       ...(Object.keys(limits).length > 0 ? { limits } : {}),
@@ -74,6 +88,12 @@ function integer(flag: string, value: string, min: number, max: number): number 
         : `--${flag} must be an integer from ${min} to ${max}, not '${value}'`,
     );
   }
+  return n;
+}
+
+function share(flag: string, value: string): number {
+  const n = /^\d*\.?\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(n >= 0 && n <= 1)) throw new UsageError(`--${flag} must be a number from 0 to 1, not '${value}'`);
   return n;
 }
 
@@ -129,6 +149,8 @@ const options = {
   'no-console': { type: 'boolean' },
   'agent-step-delay-ms': { type: 'string' },
   'answer-artifact-chunk-chars': { type: 'string' },
+  'answer-temperature': { type: 'string' },
+  'answer-seed': { type: 'string' },
   'a2a-version': { type: 'string' },
   fault: { type: 'string', multiple: true },
   record: { type: 'string' },
