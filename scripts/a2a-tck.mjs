@@ -1,13 +1,19 @@
 // `pnpm a2a:tck --tck <path>`: runs the A2A project's conformance kit (a checkout of
-// a2aproject/a2a-tck that you made, branch 1.0-dev, its Python dependencies installed) against the
-// emulator's A2A v1.0 JSON-RPC interface, one level at a time, and prints the counts per level and each
-// failure with its message. Everything stays on loopback: the emulator, and a forward proxy that adds
-// the emulator's key to the kit's requests (the kit sends no credentials; the card and the calls need
-// them). The kit's own reports are written to a temporary folder, printed at the end.
+// a2aproject/a2a-tck that you made, with its Python dependencies installed) against the emulator's
+// JSON-RPC interface and prints the counts per level and each failure with its message.
+// - The v1.0 kit (branch 1.0-dev: tests/compatibility/) runs at levels must, should and may, one at a
+//   time, against the v1.0 card (the emulator is started with --a2a-version 1.0, since the kit asks for
+//   the card without naming a version) and calls that send `A2A-Version: 1.0`.
+// - The v0.3 kit (branch 0.3.x: tests/mandatory/) runs its mandatory category against the v0.3 card and
+//   calls without the header.
+// Everything stays on loopback: the emulator, and a forward proxy (HTTP_PROXY, which httpx and requests
+// honour) that adds the emulator's key to the kit's requests: the kit sends no credentials, and the card
+// and the calls need them. The v0.3 kit reads the card at the host's root (`/.well-known/...`); the
+// proxy forwards that path to the agent's card. The kit's own reports go to a temporary folder.
 //
 // Options: --tck <path> (required), --python <exe> (default python3; the kit's virtualenv's python, say),
-// --level must|should|may (repeatable; default all three), --agent <agentId> (default the Order Status
-// Assistant), --keep-reports; what follows `--` goes to pytest as it is.
+// --level must|should|may (repeatable; v1.0 kit; default all three), --agent <agentId> (default the
+// Order Status Assistant), --keep-reports; what follows `--` goes to pytest as it is.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -49,20 +55,23 @@ if (options.help) {
 }
 if (!options.tck) fail('--tck is required: the path of an a2a-tck checkout (branch 1.0-dev).');
 const tck = resolve(options.tck);
-if (!existsSync(join(tck, 'tests/compatibility/conftest.py'))) {
-  fail(`${tck} is not an a2a-tck checkout of the 1.0 line (no tests/compatibility/conftest.py).`);
-}
+// The kit's line, from its layout: 1.0-dev has tests/compatibility/, 0.3.x tests/mandatory/.
+const line = existsSync(join(tck, 'tests/compatibility/conftest.py'))
+  ? '1.0'
+  : existsSync(join(tck, 'tests/mandatory'))
+    ? '0.3'
+    : fail(`${tck} is not an a2a-tck checkout (neither tests/compatibility/ nor tests/mandatory/).`);
 const wanted = options.level ?? levels;
 for (const level of wanted) if (!levels.includes(level)) fail(`--level must be one of ${levels.join(', ')}.`);
 
 const root = resolve(import.meta.dirname, '..');
 const bin = join(root, 'packages/emulator/bin/dataworkz-emulator.js');
 
-/** Starts the built emulator on a free loopback port; its card for header-less requests is v1.0's (the kit asks without one). */
+/** Starts the built emulator on a free loopback port, serving the card of the kit's version to requests that name none. */
 async function startEmulator() {
   const child = spawn(
     process.execPath,
-    [bin, '--port', '0', '--host', '127.0.0.1', '--a2a-version', '1.0', '--no-console'],
+    [bin, '--port', '0', '--host', '127.0.0.1', '--a2a-version', line, '--no-console'],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const lines = createInterface({ input: child.stdout });
@@ -78,28 +87,44 @@ async function startEmulator() {
 }
 
 /**
- * A forward proxy for the kit's HTTP client (httpx honours HTTP_PROXY): each request goes on to the
- * emulator unchanged but for its `Authorization`, so the card's URLs stay the emulator's own. Requests
- * to anything but the emulator are refused.
+ * A proxy for the kit's HTTP clients, as HTTP_PROXY (httpx and requests honour it) or addressed directly:
+ * each request goes on to the emulator unchanged but for its `Authorization`. For the v1.0 kit the card
+ * passes untouched (its URLs are the emulator's, reached through HTTP_PROXY; its caching headers are
+ * what the kit checks). The v0.3 kit's JSON-RPC client ignores HTTP_PROXY and posts to the card's URL,
+ * so for it the card names the proxy, as a gateway in front of an agent would (its ETag, of other
+ * bytes, is dropped). Anything but the emulator is refused.
  */
-function startProxy(target, apiKey) {
+function startProxy(target, apiKey, cardPath) {
   const origin = new URL(target).origin;
   const server = createServer((incoming, outgoing) => {
+    const self = `http://127.0.0.1:${server.address().port}`;
+    // Absolute-form (a client using it as HTTP_PROXY) or origin-form (a client pointed at it directly).
     let url;
     try {
-      url = new URL(incoming.url);
+      url = new URL(incoming.url ?? '/', origin);
     } catch {
       url = undefined;
     }
+    // Addressed to the proxy itself (through HTTP_PROXY or not): it stands for the emulator.
+    if (url && url.origin === self) url = new URL(url.pathname + url.search, origin);
     if (!url || url.origin !== origin) {
       outgoing.writeHead(403, { 'content-type': 'text/plain' }).end(`only ${origin} is reachable here\n`);
       return;
     }
+    if (/^\/\.well-known\/agent(-card)?\.json$/.test(url.pathname)) url.pathname = cardPath;
+    const rewriteCard = line === '0.3' && url.pathname.endsWith('.json');
     const headers = { ...incoming.headers, authorization: `SSWS ${apiKey}` };
     delete headers['proxy-connection'];
-    const forwarded = request(url, { method: incoming.method, headers }, (answer) => {
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
+    const forwarded = request(url, { method: incoming.method, headers }, async (answer) => {
+      if (!rewriteCard) {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+        return;
+      }
+      let body = '';
+      for await (const chunk of answer) body += chunk;
+      const { etag: _etag, 'content-length': _length, ...kept } = answer.headers;
+      outgoing.writeHead(answer.statusCode ?? 502, kept).end(body.replaceAll(origin, self));
     });
     forwarded.on('error', () => outgoing.destroy());
     incoming.pipe(forwarded);
@@ -107,22 +132,39 @@ function startProxy(target, apiKey) {
   return new Promise((done) => server.listen(0, '127.0.0.1', () => done(server)));
 }
 
-/** Runs the kit's pytest at one level; resolves with its JUnit XML report's path. */
-function runLevel(level, sutHost, proxyUrl, reports) {
-  const junit = join(reports, `${level}.xml`);
+/** The pytest arguments of one run: a level of the v1.0 kit, or the v0.3 kit's mandatory category. */
+function kitArguments(run, agentBase, proxyUrl, reports) {
+  if (line === '0.3') {
+    return [
+      'tests/mandatory/',
+      // Through the proxy directly: this kit's clients ignore HTTP_PROXY.
+      `--sut-url=${proxyUrl}${new URL(agentBase).pathname}/stream`,
+      '--test-scope=all',
+      '-m',
+      'mandatory_jsonrpc or mandatory_protocol',
+    ];
+  }
+  return [
+    'tests/compatibility/',
+    `--sut-host=${agentBase}`,
+    '--transport=jsonrpc',
+    '-m',
+    run,
+    `--compatibility-report=${join(reports, `${run}-compatibility`)}`,
+  ];
+}
+
+/** Runs the kit's pytest once; resolves with its JUnit XML report's path. */
+function runKit(run, agentBase, proxyUrl, reports) {
+  const junit = join(reports, `${run}.xml`);
   const args = [
     '-m',
     'pytest',
-    'tests/compatibility/',
-    `--sut-host=${sutHost}`,
-    '--transport=jsonrpc',
-    '-m',
-    level,
+    ...kitArguments(run, agentBase, proxyUrl, reports),
     '--tb=line',
     '-q',
     '-p',
     'no:cacheprovider',
-    `--compatibility-report=${join(reports, `${level}-compatibility`)}`,
     `--junitxml=${junit}`,
     ...pytestArgs,
   ];
@@ -197,26 +239,28 @@ const commit = await new Promise((done) => {
 });
 
 const emulator = await startEmulator();
-const proxy = await startProxy(emulator.url, emulator.apiKey);
-const proxyUrl = `http://127.0.0.1:${proxy.address().port}`;
 const agent = options.agent ?? (await orderStatusAgentId(emulator));
-const sutHost = `${emulator.url}/api/agents/v1/a2a/${encodeURIComponent(agent)}`;
+const agentPath = `/api/agents/v1/a2a/${encodeURIComponent(agent)}`;
+const proxy = await startProxy(emulator.url, emulator.apiKey, `${agentPath}/.well-known/agent-card.json`);
+const proxyUrl = `http://127.0.0.1:${proxy.address().port}`;
+const agentBase = `${emulator.url}${agentPath}`;
+const runs = line === '0.3' ? ['mandatory'] : wanted;
 const reports = await mkdtemp(join(tmpdir(), 'a2a-tck-'));
 let status = 0;
 try {
-  console.log(`a2a-tck ${commit}, JSON-RPC, against ${sutHost}`);
-  for (const level of wanted) {
+  console.log(`a2a-tck ${commit} (the v${line} kit), JSON-RPC, against ${agentBase}`);
+  for (const run of runs) {
     const { counts, failures, skipReasons } = await readReport(
-      await runLevel(level, sutHost, proxyUrl, reports),
+      await runKit(run, agentBase, proxyUrl, reports),
     );
     const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
     console.log(
-      `\n${level.toUpperCase()}: ${total} tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.error} errors, ${counts.xfailed} xfailed, ${counts.skipped} skipped`,
+      `\n${run.toUpperCase()}: ${total} tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.error} errors, ${counts.xfailed} xfailed, ${counts.skipped} skipped`,
     );
     const skips = [...skipReasons].map(([reason, n]) => `${n} ${reason}`).join('; ');
     if (skips) console.log(`  skipped: ${skips}`);
     for (const { name, message } of failures) console.log(`  ${name}\n    ${message.split('\n')[0]}`);
-    if (level === 'must' && counts.failed + counts.error > 0) status = 1;
+    if ((run === 'must' || run === 'mandatory') && counts.failed + counts.error > 0) status = 1;
   }
 } catch (error) {
   console.error(error.message);
