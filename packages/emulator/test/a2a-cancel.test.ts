@@ -38,15 +38,11 @@ function heldEmbedding() {
 type Reader = AsyncGenerator<StreamEvent, void, undefined>;
 type V1Reader = AsyncGenerator<StreamResponse, void, undefined>;
 
-/** Reads a v0.3 stream until an event satisfies `until`; the rest stays to be read. */
-async function readUntil(events: Reader, until: (event: StreamEvent) => boolean): Promise<StreamEvent> {
-  for (let next = await events.next(); !next.done; next = await events.next()) {
-    if (until(next.value)) return next.value;
-  }
-  throw new Error('the stream ended first');
-}
-
-async function readUntilV1(events: V1Reader, until: (event: StreamResponse) => boolean) {
+/** Reads a stream until an event satisfies `until`; the rest stays to be read. */
+async function readUntil<T>(
+  events: AsyncGenerator<T, void, undefined>,
+  until: (event: T) => boolean,
+): Promise<T> {
   for (let next = await events.next(); !next.done; next = await events.next()) {
     if (until(next.value)) return next.value;
   }
@@ -102,7 +98,7 @@ async function openV1(emu: Emulator, agentId: string, text: string, state: TaskS
   const events = client.sendMessageStream(
     SendMessageRequest.fromJSON({ message: Message.toJSON(v1Message(text)) }),
   ) as V1Reader;
-  const reached = await readUntilV1(events, (event) => v1StateOf(event) === state);
+  const reached = await readUntil(events, (event) => v1StateOf(event) === state);
   const payload = reached.payload;
   if (payload?.$case !== 'task' && payload?.$case !== 'statusUpdate') throw new Error('not a task event');
   const taskId = payload.$case === 'task' ? payload.value.id : payload.value.taskId;
