@@ -5,15 +5,15 @@ import { sha1Hex } from '../neutral/crypto.js';
  * How long a client may keep a card before asking again (A2A section 8.6.1): cards change rarely,
  * and an ETag makes asking again cheap. `private`: the card is served to authenticated callers only.
  */
-export const CARD_CACHE_CONTROL = 'private, max-age=300';
+const CARD_CACHE_CONTROL = 'private, max-age=300';
 
 /** A strong validator of a card's exact bytes: it changes whenever the card does. */
-export function cardEtag(body: string): string {
+function cardEtag(body: string): string {
   return `"${sha1Hex(body)}"`;
 }
 
 /** Whether an `If-None-Match` value names this ETag (`*`, or one of a list; `W/` compared weakly, as RFC 9110 says). */
-export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
   if (ifNoneMatch === undefined) return false;
   return ifNoneMatch
     .split(',')

@@ -18,7 +18,7 @@ export type RequestedVersion =
 const versionPattern = /^(\d+)\.(\d+)(?:\.\d+)?$/;
 
 /** A version as a client names it, read: no value at all is a v0.3 client's (section 3.6.2). */
-export function readVersion(value: string | undefined): RequestedVersion {
+function readVersion(value: string | undefined): RequestedVersion {
   const trimmed = value?.trim() ?? '';
   if (trimmed === '') return { ok: true, version: '0.3', named: false };
   const match = versionPattern.exec(trimmed);
