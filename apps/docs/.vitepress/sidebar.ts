@@ -104,6 +104,7 @@ const explanation: DefaultTheme.SidebarItem[] = [
       { text: "An agent run's life", link: '/explanation/agent-run' },
       { text: 'What the emulator emulates', link: '/explanation/emulator' },
       { text: 'A2A SDK defects worked around', link: '/explanation/a2a-sdk-defects' },
+      { text: 'A2A conformance', link: '/explanation/a2a-conformance' },
       { text: 'Benchmarks', link: '/explanation/benchmarks' },
     ],
   },

@@ -22,6 +22,60 @@ export class JsonRpcError extends DataworkzError {
   }
 }
 
+/** JSON-RPC code of A2A v1.0's `VersionNotSupportedError`. */
+const VERSION_NOT_SUPPORTED = -32009;
+// A version as agents name them: `Major.Minor`, perhaps with a patch number.
+const VERSION = /^\d{1,4}\.\d{1,4}(?:\.\d{1,4})?$/;
+// How the official SDK's v1 server words the versions it serves, when its error carries no metadata.
+const SUPPORTED_IN_MESSAGE = /supported versions?:\s*([\d.,\s]{1,100})/i;
+
+/** Version strings from a list or a comma-separated string; anything else is left out. */
+function versionsIn(value: unknown): string[] {
+  const items = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : [];
+  return items
+    .slice(0, 20)
+    .flatMap((item) => (typeof item === 'string' && VERSION.test(item.trim()) ? [item.trim()] : []));
+}
+
+/**
+ * The versions an agent says it serves: a `google.rpc.ErrorInfo`'s `metadata.supportedVersions` (what
+ * the emulator sends), a `supportedVersions` member (the HTTP+JSON problem's), else the SDK's message.
+ */
+function supportedVersionsOf(message: string, data: unknown): string[] {
+  for (const entry of Array.isArray(data) ? data : [data]) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const { metadata, supportedVersions } = entry as { metadata?: unknown; supportedVersions?: unknown };
+    const named = versionsIn(
+      supportedVersions ?? (metadata as { supportedVersions?: unknown } | null)?.supportedVersions,
+    );
+    if (named.length > 0) return named;
+  }
+  return versionsIn(SUPPORTED_IN_MESSAGE.exec(message)?.[1] ?? '');
+}
+
+/**
+ * The agent does not serve the A2A version the request named (JSON-RPC `-32009`, A2A v1.0's
+ * `VersionNotSupportedError`). `supportedVersions` lists those it offered, when it named them; pass
+ * one of them as `protocol` (or leave `protocol: 'auto'` to follow the agent card).
+ */
+export class VersionNotSupportedError extends JsonRpcError {
+  override name = 'VersionNotSupportedError';
+  /** The versions the agent said it serves (`['1.0', '0.3']`); empty when its error named none. */
+  readonly supportedVersions: string[];
+
+  constructor(message: string, data: unknown) {
+    super(VERSION_NOT_SUPPORTED, message, data);
+    this.supportedVersions = supportedVersionsOf(message, data);
+  }
+}
+
+/** A JSON-RPC error answered by an agent, typed by its code. */
+export function jsonRpcError(code: number, message: string, data: unknown): JsonRpcError {
+  return code === VERSION_NOT_SUPPORTED
+    ? new VersionNotSupportedError(message, data)
+    : new JsonRpcError(code, message, data);
+}
+
 /** No `llmId` was given, and neither the agent nor the account has one; `cause` is the service's error. */
 export class NoLlmError extends DataworkzError {
   override name = 'NoLlmError';

@@ -1,5 +1,5 @@
 import { APIConnectionTimeoutError, APIError, APIUserAbortError, DataworkzError } from '@dataworkz/client';
-import { JsonRpcError, NoLlmError, StreamProtocolError } from './errors.js';
+import { JsonRpcError, jsonRpcError, NoLlmError, StreamProtocolError } from './errors.js';
 import { jsonRpcErrorOf } from './sdk/fetch.js';
 
 // How deployments word "no LLM could be determined"; the contract gives no code for it.
@@ -25,7 +25,7 @@ function sdkRpcError(error: Error): JsonRpcError | undefined {
     const fromResponse = jsonRpcErrorOf((candidate as { errorResponse?: unknown }).errorResponse);
     if (fromResponse) return fromResponse;
     const { envelopeCode, data } = candidate as { envelopeCode?: unknown; data?: unknown };
-    if (typeof envelopeCode === 'number') return new JsonRpcError(envelopeCode, candidate.message, data);
+    if (typeof envelopeCode === 'number') return jsonRpcError(envelopeCode, candidate.message, data);
   }
   return undefined;
 }

@@ -46,6 +46,7 @@ export {
   StreamIdleTimeoutError,
   StreamProtocolError,
   TaskFailedError,
+  VersionNotSupportedError,
 } from './errors.js';
 export {
   type AgentArtifactEvent,

@@ -19,6 +19,7 @@ import {
 } from '@dataworkz/client';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientSpeaking } from './support/speaking.js';
 
 const apiKey = 'emulator-e2e-key';
 const orderStatus = seed.agents.orderStatus.agentId;
@@ -51,7 +52,7 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
   let dw: Dataworkz;
   beforeAll(async () => {
     emu = await startEmulator({ port: 0, apiKeys: [apiKey], a2aVersion: version });
-    dw = new Dataworkz({ baseUrl: emu.url, apiKey, maxRetries: 0 });
+    dw = await clientSpeaking(version, emu.url, apiKey);
   });
   afterAll(() => emu.close());
 
@@ -141,7 +142,7 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
         a2aVersion: version,
       });
       try {
-        const client = new Dataworkz({ baseUrl: slow.url, apiKey, maxRetries: 0 });
+        const client = await clientSpeaking(version, slow.url, apiKey);
         const run = streamAgent(client, orderStatus, { text: 'Where is order 1001?' });
         for await (const event of run) {
           if (event.type === 'task') {
@@ -200,7 +201,7 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
         a2aVersion: version,
       });
       try {
-        const client = new Dataworkz({ baseUrl: bare.url, apiKey, maxRetries: 0 });
+        const client = await clientSpeaking(version, bare.url, apiKey);
         const error = await streamAgent(client, policyHelper, { text: 'How long does shipping take?' })
           .finalAnswer()
           .catch((caught: unknown) => caught);

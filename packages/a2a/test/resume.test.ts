@@ -25,6 +25,7 @@ import {
   sseResult,
   startRawServer,
 } from './support/raw-server.js';
+import { clientSpeaking } from './support/speaking.js';
 
 const apiKey = 'resume-suite-key';
 const agentId = seed.agents.orderStatus.agentId;
@@ -65,6 +66,16 @@ function answerText(answer: FinalAnswer): string {
     .join('');
 }
 
+/** The emulator's answer to a request in a version it does not serve. */
+async function versionRefusal(server: Emulator): Promise<unknown> {
+  const response = await fetch(`${server.url}/api/agents/v1/a2a/${agentId}/stream`, {
+    method: 'POST',
+    headers: { authorization: `SSWS ${apiKey}`, 'content-type': 'application/json', 'a2a-version': '0.1' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/stream', params: {} }),
+  });
+  return response.json();
+}
+
 // The same suite against the emulator speaking each version: the client picks v1.0 from the card.
 const methodNames = {
   '0.3': { stream: 'message/stream', resubscribe: 'tasks/resubscribe', get: 'tasks/get' },
@@ -82,7 +93,7 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
       answerArtifactChunkChars: 12,
       a2aVersion: version,
     });
-    dw = new Dataworkz({ baseUrl: emu.url, apiKey, maxRetries: 0 });
+    dw = await clientSpeaking(version, emu.url, apiKey);
     const { events, answer } = await collect();
     // One event per stream event: the cut points below count in them.
     uncut = { answer, events };
@@ -95,6 +106,16 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
   });
 
   it('a new client speaks v0.3 first; an agent that refuses it is read from its card and spoken to in v1.0', async () => {
+    if (version === '1.0') {
+      // A deployment that serves v1.0 alone: the emulator's own -32009 answer to the v0.3 request.
+      emu.faults.add({
+        route: 'streamAgent',
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify(await versionRefusal(emu)),
+        times: 1,
+      });
+    }
     emu.clearRequests();
     const fresh = new Dataworkz({ baseUrl: emu.url, apiKey, maxRetries: 0 });
     const answer = await streamAgent(fresh, agentId, { text: question }).finalAnswer();

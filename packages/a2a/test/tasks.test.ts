@@ -8,6 +8,7 @@ import {
 } from '@dataworkz/client';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientSpeaking } from './support/speaking.js';
 
 const apiKey = 'tasks-e2e-key-5f1c';
 const orderStatus = seed.agents.orderStatus.agentId;
@@ -20,7 +21,7 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
   beforeAll(async () => {
     // Steps far apart: a task stays running until it is cancelled.
     emu = await startEmulator({ port: 0, apiKeys: [apiKey], agentStepDelayMs: 30_000, a2aVersion: version });
-    dw = new Dataworkz({ baseUrl: emu.url, apiKey, maxRetries: 0 });
+    dw = await clientSpeaking(version, emu.url, apiKey);
   });
   afterAll(() => emu.close());
 

@@ -40,8 +40,11 @@ export interface EmulatorOptions {
    */
   answerArtifactChunkChars?: number | undefined;
   /**
-   * The A2A version the agents speak: `'0.3'` (the default, as the service does) or `'1.0'`, served by
-   * the official SDK's v1 server with the same agents and extension (cards list `supportedInterfaces`).
+   * The agent card served to a card request that names no A2A version: `'0.3'` (the default, the
+   * service's card) or `'1.0'` (the v1.0 card, whose `supportedInterfaces` list both versions). A card
+   * request with `A2A-Version` gets that version's card. Whatever this is, every A2A call is served in
+   * the version it names (`A2A-Version` header or query parameter), and a call that names none is a
+   * v0.3 client's, as the specification fixes.
    */
   a2aVersion?: '0.3' | '1.0' | undefined;
   /**

@@ -1,5 +1,6 @@
-// The emulator under A2A v1.0 (`a2aVersion: '1.0'`), read with the official SDK's own v1.0 client
-// (@a2a-js/sdk 1.3.0): the same agents, task updates and provided-values extension as under v0.3.
+// The emulator under A2A v1.0, read with the official SDK's own v1.0 client (@a2a-js/sdk 1.3.0, which
+// sends `A2A-Version: 1.0`): the same agents, task updates and provided-values extension as under v0.3.
+// `a2aVersion: '1.0'` makes the v1.0 card the one served to a card request naming no version.
 
 import {
   AgentCard,
@@ -57,13 +58,16 @@ const textOf = (parts: readonly Part[] | undefined) =>
 describe('the emulator over A2A v1.0, read with the official @a2a-js/sdk 1.3.0 client', () => {
   it('serves a v1.0 card: the JSON-RPC interface in supportedInterfaces, the extension in its capabilities', async () => {
     const { card } = await clientFor(orderStatus);
-    expect(card.supportedInterfaces).toEqual([
-      expect.objectContaining({
-        protocolBinding: 'JSONRPC',
-        protocolVersion: '1.0',
-        url: expect.stringContaining(`/a2a/${orderStatus}/stream`),
-      }),
-    ]);
+    // Both versions at the one URL, v1.0 (the preferred) first: the request's A2A-Version chooses.
+    expect(card.supportedInterfaces).toEqual(
+      ['1.0', '0.3'].map((protocolVersion) =>
+        expect.objectContaining({
+          protocolBinding: 'JSONRPC',
+          protocolVersion,
+          url: expect.stringMatching(new RegExp(`/a2a/${orderStatus}/stream$`)),
+        }),
+      ),
+    );
     expect(card.capabilities?.streaming).toBe(true);
     expect(card.capabilities?.extensions.map((extension) => extension.uri)).toContain(emu.extensionUri);
   });
@@ -136,10 +140,14 @@ describe('the emulator over A2A v1.0, read with the official @a2a-js/sdk 1.3.0 c
     expect(textOf(done.payload.value.status?.message?.parts)).toMatch(/1001/);
   });
 
-  it('answers a v0.3 method as an unknown method, and refuses a bad key with 401', async () => {
+  it('answers a v0.3 method under A2A-Version 1.0 as an unknown method, and refuses a bad key with 401', async () => {
     const response = await fetch(`${emu.url}/api/agents/v1/a2a/${orderStatus}/stream`, {
       method: 'POST',
-      headers: { authorization: `SSWS ${apiKey}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `SSWS ${apiKey}`,
+        'content-type': 'application/json',
+        'a2a-version': '1.0',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'message/stream', params: { message: {} } }),
     });
     expect(await response.json()).toMatchObject({ id: 7, error: { code: -32601 } });

@@ -1,6 +1,6 @@
 import { type Dataworkz, excerpt, type Redactor, readErrorBody } from '@dataworkz/client';
 import { type Context, context } from '@opentelemetry/api';
-import { JsonRpcError, NotAStreamError } from '../errors.js';
+import { type JsonRpcError, jsonRpcError, NotAStreamError } from '../errors.js';
 import { type SseBodyLimits, sseBody } from './sse-body.js';
 
 /** The `fetch` the SDK's transports are given: what they may call, and nothing more. */
@@ -53,7 +53,7 @@ export function jsonRpcErrorOf(body: unknown): JsonRpcError | undefined {
   const error = (body as { error?: { code?: unknown; message?: unknown; data?: unknown } } | null)?.error;
   if (typeof error !== 'object' || error === null || typeof error.code !== 'number') return undefined;
   const { code, message, data } = error;
-  return new JsonRpcError(code, typeof message === 'string' ? message : '(no message)', data);
+  return jsonRpcError(code, typeof message === 'string' ? message : '(no message)', data);
 }
 
 function serverMessage(body: unknown): string {

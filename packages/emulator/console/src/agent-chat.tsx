@@ -8,7 +8,7 @@ import {
 } from '@dataworkz/context-values';
 import { createParser } from 'eventsource-parser';
 import { useRef, useState } from 'preact/hooks';
-import { api, apiUrl, consoleApi, enc, messageOf, noteRefusal, withKey } from './api.js';
+import { api, apiUrl, enc, messageOf, noteRefusal, withKey } from './api.js';
 import { Json, Show, useLoad } from './load.js';
 import type { Agent } from './service-types.js';
 
@@ -61,7 +61,7 @@ function parseContextValues(text: string): ContextValues | undefined {
   return parsed as ContextValues;
 }
 
-function AgentChat(props: { agents: Agent[]; a2aVersion: string }) {
+function AgentChat(props: { agents: Agent[] }) {
   // An agent's page links here with the agent (and an example message) picked.
   const asked = new URLSearchParams(location.search);
   const [agentId, setAgentId] = useState(
@@ -162,12 +162,6 @@ function AgentChat(props: { agents: Agent[]; a2aVersion: string }) {
   return (
     <section aria-labelledby="chat-title" class="panel">
       <h2 id="chat-title">Chat with an agent</h2>
-      {props.a2aVersion !== '0.3' ? (
-        <p class="problem" role="alert">
-          The console chats over A2A 0.3; this emulator speaks A2A {props.a2aVersion}. Start it without
-          --a2a-version to chat here.
-        </p>
-      ) : null}
       <form onSubmit={send} class="stack">
         <div class="row">
           <label>
@@ -335,15 +329,9 @@ async function stream(
 
 export function ChatSection() {
   const [agents, reload] = useLoad(() => api<Agent[]>('/api/agents/v1/'), []);
-  const [overview] = useLoad(() => consoleApi<{ a2aVersion: string }>('overview'), []);
   return (
     <Show loaded={agents} what="the agents" retry={reload}>
-      {(list) => (
-        <AgentChat
-          agents={list}
-          a2aVersion={overview.state === 'ready' ? overview.value.a2aVersion : '0.3'}
-        />
-      )}
+      {(list) => <AgentChat agents={list} />}
     </Show>
   );
 }

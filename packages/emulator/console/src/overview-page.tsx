@@ -47,11 +47,11 @@ export function OverviewPage() {
                       {(list) => <Links kind="agent" items={list.map((a) => [a.agentId, a.name])} />}
                     </Show>
                   </dd>
-                  <dt>A2A version</dt>
+                  <dt>A2A versions</dt>
                   <dd>
-                    {about.a2aVersion === '1.0'
-                      ? 'A2A 1.0 (cards list supportedInterfaces)'
-                      : 'A2A 0.3, as the service speaks it'}
+                    0.3 and 1.0, per request (<code>A2A-Version</code>; none is 0.3, as the service speaks
+                    it); a card request naming no version gets the{' '}
+                    {about.a2aVersion === '1.0' ? 'v1.0 card (supportedInterfaces)' : 'v0.3 card'}
                   </dd>
                   <dt>Credentials accepted</dt>
                   <dd>{about.credentials.join('; ')}</dd>

@@ -4,6 +4,7 @@ import { runAgent } from '../agents/engine.js';
 import { type AgentDefinition, AgentRunError } from '../agents/model.js';
 import type { AgentStep } from '../agents/step.js';
 import type { ToolSources } from '../agents/toolbox.js';
+import { BoundedStore, type StoreBounds } from '../bounded-store.js';
 import type { Log } from '../logger.js';
 import { randomUUID } from '../neutral/crypto.js';
 import { sleep } from '../neutral/timers.js';
@@ -24,8 +25,14 @@ export class StreamCaller implements User {
 
 /** Runs one agent for the A2A server: a task update per step, then a final status with the answer. */
 export class DataworkzAgentExecutor implements AgentExecutor {
-  private readonly cancelled = new Set<string>();
-  private readonly taskContexts = new Map<string, string>();
+  /** The runs in progress: a cancel aborts the run's signal, which also ends its pause between steps. */
+  private readonly runs = new Map<string, AbortController>();
+  /**
+   * The context of each task not yet ended (running, or waiting for input), for the `canceled` status a
+   * cancel publishes: both versions' status updates carry it, and the SDK hands a cancel only the task id.
+   * Bounded as the task store is.
+   */
+  private readonly openTasks: BoundedStore<string, { contextId: string }>;
 
   constructor(
     private readonly agent: AgentDefinition,
@@ -34,7 +41,10 @@ export class DataworkzAgentExecutor implements AgentExecutor {
     private readonly extensionUri: string,
     private readonly pace: { stepDelayMs: number; answerChunkChars: number },
     private readonly log: Log,
-  ) {}
+    openTaskBounds: StoreBounds,
+  ) {
+    this.openTasks = new BoundedStore(openTaskBounds);
+  }
 
   // Never rejects: the SDK would print a rejection to the console; every failure ends the task instead.
   async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
@@ -58,9 +68,10 @@ export class DataworkzAgentExecutor implements AgentExecutor {
       parts,
       ...(metadata ? { metadata } : {}),
     });
+    const run = new AbortController();
     const onStep = async (step: AgentStep) => {
-      if (this.pace.stepDelayMs > 0) await sleep(this.pace.stepDelayMs);
-      if (this.cancelled.has(taskId)) throw new AgentRunError('The task was cancelled');
+      if (this.pace.stepDelayMs > 0) await sleep(this.pace.stepDelayMs, run.signal);
+      if (run.signal.aborted) throw new AgentRunError('The task was cancelled');
       publish(
         'working',
         agentMessage([{ kind: 'data', data: { ...step }, metadata: { type: 'SVC_STATUS_UPDATE' } }]),
@@ -68,7 +79,9 @@ export class DataworkzAgentExecutor implements AgentExecutor {
       );
     };
 
-    this.taskContexts.set(taskId, contextId);
+    this.runs.set(taskId, run);
+    this.openTasks.set(taskId, { contextId }, contextId.length);
+    let waiting = false;
     try {
       if (!ctx.task) {
         const task: Task = {
@@ -112,7 +125,8 @@ export class DataworkzAgentExecutor implements AgentExecutor {
         [...heard, { by: 'AI', text: outcome.answer }],
         history,
       );
-      if (outcome.state === 'completed') await this.streamAnswer(taskId, contextId, outcome.answer, bus);
+      if (outcome.state === 'completed')
+        await this.streamAnswer(taskId, contextId, outcome.answer, bus, run.signal);
       const parts: Message['parts'] = [{ kind: 'text', text: outcome.answer }];
       if (this.agent.structuredResponse && outcome.structuredOutput) {
         parts.push({
@@ -128,31 +142,39 @@ export class DataworkzAgentExecutor implements AgentExecutor {
         model: llm.model,
         ...(outcome.hitlRequests ? { hitlRequests: outcome.hitlRequests } : {}),
       };
+      waiting = outcome.state === 'input-required';
       publish(outcome.state, agentMessage(parts, metadata), true);
     } catch (error) {
       if (!(error instanceof AgentRunError))
         this.log.error(`Agent ${this.agent.name} failed unexpectedly`, error);
       const reason = error instanceof AgentRunError ? error.message : 'The agent failed unexpectedly';
       publish(
-        this.cancelled.has(taskId) ? 'canceled' : 'failed',
+        run.signal.aborted ? 'canceled' : 'failed',
         agentMessage([{ kind: 'text', text: reason }]),
         true,
       );
     } finally {
-      this.cancelled.delete(taskId);
-      this.taskContexts.delete(taskId);
+      this.runs.delete(taskId);
+      // A task waiting for input can still be cancelled: its context is kept until then.
+      if (!waiting) this.openTasks.delete(taskId);
       bus.finished();
     }
   }
 
   /** The answer as an artifact in chunks, when asked for: the way agents that stream their output send it. */
-  private async streamAnswer(taskId: string, contextId: string, answer: string, bus: ExecutionEventBus) {
+  private async streamAnswer(
+    taskId: string,
+    contextId: string,
+    answer: string,
+    bus: ExecutionEventBus,
+    cancelled: AbortSignal,
+  ) {
     const size = this.pace.answerChunkChars;
     if (size <= 0) return;
     const chunks = Array.from(answer);
     for (let at = 0; at < chunks.length; at += size) {
-      if (this.pace.stepDelayMs > 0) await sleep(this.pace.stepDelayMs);
-      if (this.cancelled.has(taskId)) throw new AgentRunError('The task was cancelled');
+      if (this.pace.stepDelayMs > 0) await sleep(this.pace.stepDelayMs, cancelled);
+      if (cancelled.aborted) throw new AgentRunError('The task was cancelled');
       const event: TaskArtifactUpdateEvent = {
         kind: 'artifact-update',
         taskId,
@@ -169,12 +191,23 @@ export class DataworkzAgentExecutor implements AgentExecutor {
     }
   }
 
+  /**
+   * Cancels a task in any state that has not ended (submitted, working, waiting for input): the run, if
+   * one is in progress, stops at its next step, and the `canceled` status goes out at once with the task's
+   * context (which v1.0 requires of every status update, as v0.3's schema does).
+   */
   async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
-    this.cancelled.add(taskId);
+    this.runs.get(taskId)?.abort();
+    const contextId = this.openTasks.get(taskId)?.contextId;
+    this.openTasks.delete(taskId);
+    if (contextId === undefined) {
+      // Forgotten (the bound passed) or never run here: the SDK's own cancel path has the stored task.
+      throw new AgentRunError(`Task ${taskId} is not known to this agent's runs`);
+    }
     bus.publish({
       kind: 'status-update',
       taskId,
-      contextId: this.taskContexts.get(taskId) ?? '',
+      contextId,
       final: true,
       status: { state: 'canceled', timestamp: new Date().toISOString() },
     });

@@ -14,6 +14,7 @@ import type { RpcId, RpcRequest } from './json-rpc.js';
 import type * as Sdk from './sdk-parts.js';
 import { TaskMemory } from './task-memory.js';
 import type * as V1 from './v1/index.js';
+import { type A2AVersion, type RequestedVersion, requestedVersion } from './version.js';
 
 export interface StreamLimits
   extends Pick<
@@ -52,8 +53,11 @@ export class A2AServer {
     private readonly extensionUri: string,
     private readonly limits: StreamLimits,
     private readonly log: Log,
-    /** The A2A version the agents speak: v0.3 (the service's), or v1.0 on the SDK's v1 server. */
-    readonly version: '0.3' | '1.0' = '0.3',
+    /**
+     * The card served to a request that names no A2A version: v0.3's (the service's), or v1.0's. Requests
+     * to the agents are served in the version each names, whatever this is.
+     */
+    readonly cardVersion: A2AVersion = '0.3',
     /** The emulator's open-stream slots, which replayed streams share. */
     private readonly slots: StreamSlots,
   ) {
@@ -69,6 +73,7 @@ export class A2AServer {
       this.extensionUri,
       { stepDelayMs: this.limits.stepDelayMs, answerChunkChars: this.limits.answerChunkChars },
       this.log,
+      { maxEntries: this.limits.maxTasks, maxBytes: this.limits.maxTaskBytes },
     );
   }
 
@@ -82,10 +87,14 @@ export class A2AServer {
     return this.v1Module;
   }
 
-  /** An agent's card in the version spoken, as JSON. */
-  async cardJson(agent: AgentDefinition, origin: string): Promise<unknown> {
+  /**
+   * An agent's card as JSON, in the version the request names (`A2A-Version`), else the one the
+   * emulator leads with: a card is a document, not a call, so a version it does not know is not refused.
+   */
+  async cardJson(agent: AgentDefinition, origin: string, asked: RequestedVersion): Promise<unknown> {
+    const version = asked.ok && asked.named ? asked.version : this.cardVersion;
     const card = agentCard(agent, origin, this.extensionUri);
-    return this.version === '1.0' ? (await this.v1()).v1CardJson(card) : card;
+    return version === '1.0' ? (await this.v1()).v1CardJson(card) : card;
   }
 
   /** The agent's v1 server; its card names the origin of the first request that reached it. */
@@ -129,14 +138,22 @@ export class A2AServer {
       return;
     }
     const request = read.request;
+    // Each request in the version it names: one process serves v0.3 and v1.0 clients side by side.
+    const asked = requestedVersion(ex);
+    if (!asked.ok) {
+      this.log.debug(`A2A request refused: version ${asked.asked} is not served`);
+      const { versionNotSupported } = await this.v1();
+      ex.reply.json(200, versionNotSupported(request.id, asked.asked));
+      return;
+    }
     const streaming =
-      this.version === '1.0'
+      asked.version === '1.0'
         ? V1_STREAMING_METHODS.has(request.method)
         : sdk.isStreamingMethod(request.method);
     // The slot is taken here, as the request is admitted, and given back however the request ends.
     const release = streaming ? this.slots.reserve() : undefined;
     try {
-      await this.answer(ex, agent, new StreamCaller(llm), sdk, request);
+      await this.answer(ex, agent, new StreamCaller(llm), sdk, request, asked.version);
     } finally {
       release?.();
     }
@@ -149,8 +166,9 @@ export class A2AServer {
     caller: StreamCaller,
     sdk: typeof Sdk,
     request: RpcRequest,
+    version: A2AVersion,
   ): Promise<void> {
-    if (this.version === '1.0') {
+    if (version === '1.0') {
       await this.handleV1(ex, agent, caller, request);
       return;
     }
@@ -182,12 +200,7 @@ export class A2AServer {
   /** A request under v1.0: the SDK's v1 transport answers it, and its stream's responses are sent as they come. */
   private async handleV1(ex: Exchange, agent: AgentDefinition, caller: StreamCaller, request: RpcRequest) {
     const server = await this.v1For(agent, ex.origin);
-    const { outcome, context } = await server.call(
-      request,
-      caller,
-      ex.headers['a2a-extensions'],
-      ex.headers['a2a-version'],
-    );
+    const { outcome, context } = await server.call(request, caller, ex.headers['a2a-extensions']);
     const headers: Record<string, string> = context.requestedExtensions?.includes(this.extensionUri)
       ? { 'a2a-extensions': this.extensionUri }
       : {};

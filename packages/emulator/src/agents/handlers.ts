@@ -1,4 +1,6 @@
+import { replyWithCard } from '../a2a/card-cache.js';
 import type { A2AServer } from '../a2a/stream.js';
+import { requestedVersion } from '../a2a/version.js';
 import { HttpError } from '../http/errors.js';
 import type { Exchange } from '../http/exchange.js';
 import { readHistoryTurns } from '../http/history-turns.js';
@@ -28,9 +30,10 @@ export function listAgentLlmProviders(state: ServiceState, ex: Exchange): void {
   ex.reply.json(200, state.dataset.account.llms);
 }
 
-/** The card in the A2A version the emulator speaks; it names the origin the request came to. */
+/** The card in the A2A version the request names (else the emulator's choice), with its caching headers. */
 export async function getAgentCard(state: ServiceState, ex: Exchange, a2a: A2AServer): Promise<void> {
-  ex.reply.json(200, await a2a.cardJson(state.agent(ex.params.agentId ?? ''), ex.origin));
+  const card = await a2a.cardJson(state.agent(ex.params.agentId ?? ''), ex.origin, requestedVersion(ex));
+  replyWithCard(ex, card);
 }
 
 const badBody = (message: string) => new HttpError(400, message, {}, 'BAD_REQUEST_BODY');

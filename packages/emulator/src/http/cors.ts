@@ -4,8 +4,9 @@ export interface CorsOptions {
   origins: string[] | '*';
 }
 
-const exposed = 'retry-after, retry-after-ms, x-should-retry, x-request-id, content-type';
-const allowedHeaders = 'authorization, content-type, accept, x-a2a-extensions, a2a-extensions, x-request-id';
+const exposed = 'retry-after, retry-after-ms, x-should-retry, x-request-id, content-type, etag';
+const allowedHeaders =
+  'authorization, content-type, accept, x-a2a-extensions, a2a-extensions, a2a-version, if-none-match, x-request-id';
 
 /** CORS response headers for a request's `Origin`; none when CORS is off or the origin is not allowed. */
 export function corsHeaders(

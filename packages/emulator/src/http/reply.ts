@@ -20,6 +20,12 @@ const textHeaders = (headers: Headers): Record<string, string> => {
   return out;
 };
 
+/** The exchange's own headers under an operation's; `Vary` lists both (CORS varies by Origin, a card by its version). */
+function overBase(base: Headers, headers: Headers): Headers {
+  const vary = [base.vary, headers.vary].filter((value) => value !== undefined).join(', ');
+  return vary ? { ...base, ...headers, vary } : { ...base, ...headers };
+}
+
 /** Where the one response of an exchange goes, whichever reply (plain or faulted) writes it. */
 export class Outlet {
   /** Settles once the status and headers are decided, or rejects when the connection is dropped. */
@@ -83,7 +89,7 @@ export class Reply {
   send(status: number, contentType: string, body: string | Uint8Array, headers: Headers = {}): void {
     if (this.finished) return;
     if (!this.fault && typeof body === 'string') {
-      const all = textHeaders({ ...this.baseHeaders, ...headers, 'content-type': contentType });
+      const all = textHeaders({ ...overBase(this.baseHeaders, headers), 'content-type': contentType });
       this.outlet.start({ status, headers: all, body });
       this.outlet.closing.close();
       return;
@@ -91,8 +97,7 @@ export class Reply {
     let bytes = typeof body === 'string' ? utf8(body) : body;
     if (this.fault?.malformed) bytes = bytes.subarray(0, Math.floor(bytes.length / 2));
     const all = textHeaders({
-      ...this.baseHeaders,
-      ...headers,
+      ...overBase(this.baseHeaders, headers),
       ...this.fault?.headers,
       'content-type': this.fault?.contentType ?? contentType,
       'content-length': bytes.length,
@@ -157,7 +162,7 @@ export class Reply {
   /** Answers without a body (preflight requests). */
   empty(status: number, headers: Headers = {}): void {
     if (this.finished) return;
-    this.outlet.start({ status, headers: textHeaders({ ...this.baseHeaders, ...headers }), body: null });
+    this.outlet.start({ status, headers: textHeaders(overBase(this.baseHeaders, headers)), body: null });
     this.outlet.closing.close();
   }
 
@@ -175,8 +180,7 @@ export class Reply {
       },
     });
     const all = textHeaders({
-      ...this.baseHeaders,
-      ...headers,
+      ...overBase(this.baseHeaders, headers),
       ...this.fault?.headers,
       'content-type': this.fault?.contentType ?? 'text/event-stream',
       'cache-control': 'no-cache',

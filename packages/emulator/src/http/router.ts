@@ -25,6 +25,8 @@ interface RouteSpec {
   method: 'GET' | 'POST';
   path: string;
   operationId: OperationId;
+  /** Also answered with one `/` after the path. */
+  trailingSlash?: true;
 }
 
 /** The 13 operations of the service's API, with their exact paths, then those beyond the contract. */
@@ -42,7 +44,13 @@ const routes: RouteSpec[] = [
     path: '/api/agents/v1/a2a/{agentId}/.well-known/agent-card.json',
     operationId: 'getAgentCard',
   },
-  { method: 'POST', path: '/api/agents/v1/a2a/{agentId}/stream', operationId: 'streamAgent' },
+  // A2A clients that join paths to the card's URL as a base (httpx, Python's A2A kits) post to `.../stream/`.
+  {
+    method: 'POST',
+    path: '/api/agents/v1/a2a/{agentId}/stream',
+    operationId: 'streamAgent',
+    trailingSlash: true,
+  },
   { method: 'GET', path: '/api/qna/v1/systems', operationId: 'listQnaSystems' },
   { method: 'GET', path: '/api/qna/v1/systems/{systemId}', operationId: 'getQnaSystem' },
   { method: 'GET', path: '/api/qna/v1/systems/{systemId}/llm-providers', operationId: 'listQnaLlmProviders' },
@@ -99,7 +107,9 @@ interface CompiledRoute {
 
 // Routes grouped by segment count, so a lookup compares literals of a handful of candidates only.
 const bySegmentCount = new Map<number, CompiledRoute[]>();
-for (const r of routes) {
+for (const r of routes.flatMap((route) =>
+  route.trailingSlash ? [route, { ...route, path: `${route.path}/` }] : [route],
+)) {
   const segments = r.path.split('/');
   const param = (s: string) => (s.startsWith('{') ? s.slice(1, -1) : undefined);
   const compiled: CompiledRoute = {

@@ -1,16 +1,22 @@
 import type { AgentCard as LegacyCard } from '@a2a-js/sdk';
 import { AgentCard } from '@a2a-js/sdk-v1';
+import { servedVersions } from '../version.js';
 
 /**
- * An agent's card as A2A v1.0 has it, from its v0.3 card: the JSON-RPC interface in
- * `supportedInterfaces` (with its protocol version) instead of `url` and `protocolVersion`, and the
- * security schemes in v1.0's form. Read through the SDK's v1 AgentCard, so it is what v1 clients parse.
+ * An agent's card as A2A v1.0 has it, from its v0.3 card: a JSON-RPC interface per version served in
+ * `supportedInterfaces` (v1.0 first, the preferred; v0.3 at the same URL, chosen by `A2A-Version`)
+ * instead of `url` and `protocolVersion`, and the security schemes in v1.0's form. Read through the
+ * SDK's v1 AgentCard, so it is what v1 clients parse.
  */
 export function v1CardJson(legacy: LegacyCard): Record<string, unknown> {
   const json = {
     name: legacy.name,
     description: legacy.description,
-    supportedInterfaces: [{ url: legacy.url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    supportedInterfaces: servedVersions.map((protocolVersion) => ({
+      url: legacy.url,
+      protocolBinding: 'JSONRPC',
+      protocolVersion,
+    })),
     provider: legacy.provider,
     version: legacy.version,
     documentationUrl: legacy.documentationUrl,

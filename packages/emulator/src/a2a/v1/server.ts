@@ -30,22 +30,17 @@ export class V1AgentServer {
     this.transport = new JsonRpcTransportHandler(handler);
   }
 
-  /** Answers a request; `extensions` is the request's `A2A-Extensions` header. */
+  /** Answers a request that asked for v1.0; `extensions` is the request's `A2A-Extensions` header. */
   async call(
     request: RpcRequest,
     caller: StreamCaller,
     extensions: string | undefined,
-    version: string | undefined,
   ): Promise<{ outcome: V1Outcome; context: ServerCallContext }> {
     const requestedExtensions = (extensions ?? '')
       .split(',')
       .map((uri) => uri.trim())
       .filter(Boolean);
-    const context = new ServerCallContext({
-      requestedExtensions,
-      user: caller,
-      ...(version ? { requestedVersion: version } : {}),
-    });
+    const context = new ServerCallContext({ requestedExtensions, user: caller, requestedVersion: '1.0' });
     // The envelope was checked (and its `jsonrpc` read) already; the SDK checks it again.
     const answer = await this.transport.handle({ jsonrpc: '2.0', ...request }, context);
     const outcome: V1Outcome =
