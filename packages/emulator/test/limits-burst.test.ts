@@ -91,14 +91,19 @@ describe('maxConcurrentStreams under 2,000 stream requests at once', () => {
       emu = await startEmulator({
         apiKeys: [key],
         agentStepDelayMs: 86_400_000,
-        a2aVersion: version,
         limits: { maxConcurrentStreams: max },
       });
       const running = emu;
       result = await burst(
         running.url,
         total,
-        (index) => ({ method: 'POST', path: streamPath, headers: auth, body: streamBody(version, index) }),
+        // The version each request names is the one it is served in.
+        (index) => ({
+          method: 'POST',
+          path: streamPath,
+          headers: { ...auth, 'a2a-version': version },
+          body: streamBody(version, index),
+        }),
         () => running.openStreams,
       );
       expect(result.maxSampled).toBeLessThanOrEqual(max);
