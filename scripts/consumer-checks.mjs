@@ -90,14 +90,17 @@ export function startEmulatorBin(project, node) {
   });
 }
 
+/** npm's own script, run below by each Node binary; found once. */
+let npmCli;
+
 /**
  * `npm install --engine-strict` in the installed project, with npm run by `node`: npm checks every
  * package's `engines` against the Node that runs it, so each runtime proves the tree installs on it
  * without an EBADENGINE. The tree is in place already, so this reads the lockfile and downloads nothing.
  */
 function checkEngines(project, version, node, env) {
-  const npmCli = join(
-    execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim(),
+  npmCli ??= join(
+    execFileSync('npm', ['root', '-g'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(),
     'npm',
     'bin',
     'npm-cli.js',
