@@ -47,6 +47,15 @@ export {
   StreamProtocolError,
   TaskFailedError,
 } from './errors.js';
+export type {
+  AgentSseAnswer,
+  AgentSseError,
+  AgentSseEvent,
+  AgentSseOptions,
+  AgentSseStep,
+} from './event-stream/sse-events.js';
+export { agentSseResponse } from './event-stream/sse-response.js';
+export { type SseServerResponse, writeAgentSse } from './event-stream/write-sse.js';
 export {
   type AgentArtifactEvent,
   type AgentEvent,
