@@ -8,6 +8,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventId, lastEventPosition } from '../src/event-stream/event-ids.js';
+import { methodsSent, streamOpened, streamsClosed } from './support/emulator-streams.js';
 
 const apiKey = 'sse-suite-key-0123456789';
 const agentId = seed.agents.orderStatus.agentId;
@@ -40,17 +41,6 @@ async function read(body: ReadableStream<Uint8Array> | null, stopAfter = Number.
   return { received, wire };
 }
 
-function methodsSent(): string[] {
-  return emu.requests
-    .filter((request) => request.path.endsWith('/stream'))
-    .map((request) => (JSON.parse(request.body) as { method: string }).method);
-}
-
-async function streamsClosed(): Promise<void> {
-  // The emulator counts a stream closed once its socket closes; that follows the client by a few ticks.
-  while (emu.openStreams > 0) await new Promise((resolve) => setTimeout(resolve, 5));
-}
-
 beforeAll(async () => {
   // Agent-only: no embedding model to load. Steps take a while, so a cut lands mid-run.
   emu = await startEmulator({ port: 0, apiKeys: [apiKey], embed: false, agentStepDelayMs: 15 });
@@ -60,7 +50,7 @@ afterAll(() => emu.close());
 afterEach(async () => {
   emu.faults.clear();
   emu.clearRequests();
-  await streamsClosed();
+  await streamsClosed(emu);
 });
 
 describe('agentSseResponse', () => {
@@ -98,7 +88,7 @@ describe('agentSseResponse', () => {
     expect(last.event).toMatchObject({ type: 'answer', state: 'completed', taskId });
     // Numbered on from the last event the client saw.
     expect(after[0]?.id).toBe(`${taskId}:${Number(sequence) + 1}`);
-    const methods = methodsSent();
+    const methods = methodsSent(emu);
     expect(methods.filter((method) => method === 'message/stream')).toHaveLength(1);
     expect(methods.filter((method) => method === 'tasks/resubscribe')).toHaveLength(1);
   });
@@ -107,7 +97,7 @@ describe('agentSseResponse', () => {
     const { received } = await read(agentSseResponse(dw, agentId, { text }).body);
     const response = agentSseResponse(dw, agentId, { text }, { lastEventId: received.at(-1)?.id });
     expect(response.status).toBe(204);
-    expect(methodsSent()).toEqual(['message/stream']);
+    expect(methodsSent(emu)).toEqual(['message/stream']);
   });
 
   it('a stream that breaks with resume off ends with an error event, typed and without the key', async () => {
@@ -127,7 +117,7 @@ describe('agentSseResponse', () => {
     expect(received).toEqual([
       { id: ':1:end', event: expect.objectContaining({ type: 'error', name: 'InvalidParameterError' }) },
     ]);
-    expect(methodsSent()).toEqual([]);
+    expect(methodsSent(emu)).toEqual([]);
   });
 
   it('cancelling the body (the client leaving) stops the run and closes its stream to the agent', async () => {
@@ -137,9 +127,9 @@ describe('agentSseResponse', () => {
       const slowDw = new Dataworkz({ baseUrl: slow.url, apiKey, maxRetries: 0 });
       const response = agentSseResponse(slowDw, agentId, { text });
       const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-      while (slow.openStreams === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      await streamOpened(slow);
       await reader.cancel();
-      while (slow.openStreams > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      await streamsClosed(slow);
     } finally {
       await slow.close();
     }
@@ -167,7 +157,7 @@ describe('writeAgentSse on node:http', () => {
     const second = await fetch(url, { headers: { 'last-event-id': before.at(-1)?.id as string } });
     const { received: after } = await read(second.body);
     expect(after.at(-1)?.event).toMatchObject({ type: 'answer', state: 'completed' });
-    expect(methodsSent().filter((method) => method === 'message/stream')).toHaveLength(1);
+    expect(methodsSent(emu).filter((method) => method === 'message/stream')).toHaveLength(1);
     await Promise.all(served);
     const third = await fetch(url, { headers: { 'last-event-id': after.at(-1)?.id as string } });
     expect(third.status).toBe(204);
@@ -188,10 +178,10 @@ describe('writeAgentSse on node:http', () => {
       await fetch(`http://127.0.0.1:${(slowServer.address() as AddressInfo).port}/`, {
         signal: controller.signal,
       });
-      while (slow.openStreams === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      await streamOpened(slow);
       controller.abort();
       await writing;
-      while (slow.openStreams > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      await streamsClosed(slow);
     } finally {
       slowServer.close();
       await slow.close();

@@ -1,12 +1,10 @@
 // Serve an agent run to a browser as Server-Sent Events from an Express route: Express's `res` is
 // Node's ServerResponse, so writeAgentSse writes to it directly. The browser leaving stops the run; a
 // reconnecting EventSource's Last-Event-ID follows the same task, so the agent runs once.
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { writeAgentSse } from '@dataworkz/a2a';
 import Dataworkz from '@dataworkz/client';
 import express from 'express';
-import { tryAgentRoute } from '../support/agent-sse-client.js';
+import { tryAgentServer } from '../support/agent-sse-client.js';
 import { chooseAgentId } from '../support/target.js';
 
 const dw = new Dataworkz();
@@ -22,11 +20,4 @@ app.get('/api/agents/:agentId/run', (req, res, next) => {
   writeAgentSse(dw, req.params.agentId, { text }, res, { lastEventId }).catch(next);
 });
 const server = app.listen(0, '127.0.0.1');
-await once(server, 'listening');
-
-try {
-  const { port } = server.address() as AddressInfo;
-  await tryAgentRoute(`http://127.0.0.1:${port}`, await chooseAgentId(dw), () => runsStarted);
-} finally {
-  server.close();
-}
+await tryAgentServer(server, await chooseAgentId(dw), () => runsStarted);

@@ -2,12 +2,12 @@
 // Next.js route handler, Deno or Bun return the same Response): agentSseResponse returns it. The body
 // cancelled (the browser leaving) stops the run; a reconnecting EventSource's Last-Event-ID follows
 // the same task, so the agent runs once.
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { agentSseResponse } from '@dataworkz/a2a';
 import Dataworkz from '@dataworkz/client';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { tryAgentRoute } from '../support/agent-sse-client.js';
+import { tryAgentServer } from '../support/agent-sse-client.js';
 import { chooseAgentId } from '../support/target.js';
 
 const dw = new Dataworkz();
@@ -22,12 +22,5 @@ app.get('/api/agents/:agentId/run', (c) => {
 });
 
 // On Node through @hono/node-server; elsewhere `export default app`.
-const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-  const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));
-});
-try {
-  const { port } = server.address() as AddressInfo;
-  await tryAgentRoute(`http://127.0.0.1:${port}`, await chooseAgentId(dw), () => runsStarted);
-} finally {
-  server.close();
-}
+const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+await tryAgentServer(server as Server, await chooseAgentId(dw), () => runsStarted);

@@ -1,12 +1,10 @@
 // Serve an agent run to a browser as Server-Sent Events from Node's own `http` server: writeAgentSse
 // writes the steps, then the answer or an error, and ends the response; the browser leaving stops the
 // run; a reconnecting EventSource's Last-Event-ID follows the same task, so the agent runs once.
-import { once } from 'node:events';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { writeAgentSse } from '@dataworkz/a2a';
 import Dataworkz from '@dataworkz/client';
-import { tryAgentRoute } from '../support/agent-sse-client.js';
+import { tryAgentServer } from '../support/agent-sse-client.js';
 import { chooseAgentId } from '../support/target.js';
 
 const dw = new Dataworkz();
@@ -29,11 +27,4 @@ const server = createServer((req, res) => {
   );
 });
 server.listen(0, '127.0.0.1');
-await once(server, 'listening');
-
-try {
-  const { port } = server.address() as AddressInfo;
-  await tryAgentRoute(`http://127.0.0.1:${port}`, await chooseAgentId(dw), () => runsStarted);
-} finally {
-  server.close();
-}
+await tryAgentServer(server, await chooseAgentId(dw), () => runsStarted);

@@ -1,6 +1,9 @@
 // What a browser's EventSource does with an agent route, done in Node so the recipes can show it: read
 // the route's Server-Sent Events, drop the connection, reconnect with the last event's id
 // (Last-Event-ID), and stop on the 204 that follows the last event.
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { AgentSseEvent } from '@dataworkz/a2a';
 import { createParser } from 'eventsource-parser';
 import { excerpt, field, heading } from './output.js';
@@ -46,7 +49,7 @@ function show({ id, event }: Heard): void {
  * answer; a reconnection that follows the same task (`runsStarted()`, counted by the route, does not
  * grow); 204 after the end; an `error` event for a run that fails.
  */
-export async function tryAgentRoute(base: string, agentId: string, runsStarted: () => number): Promise<void> {
+async function tryAgentRoute(base: string, agentId: string, runsStarted: () => number): Promise<void> {
   const url = `${base}/api/agents/${encodeURIComponent(agentId)}/run?q=${encodeURIComponent('Where is order 1001?')}`;
 
   heading('The browser opens the stream: the steps, then the answer');
@@ -74,4 +77,19 @@ export async function tryAgentRoute(base: string, agentId: string, runsStarted: 
   const failed = await readEvents(`${base}/api/agents/no-such-agent/run?q=Hello`);
   for (const heard of failed.events) show(heard);
   if (failed.events.at(-1)?.event.type !== 'error') throw new Error('The failed run sent no error event.');
+}
+
+/** Waits for `server` to listen, uses its route at /api/agents/<agentId>/run (`tryAgentRoute`), then closes it. */
+export async function tryAgentServer(
+  server: Server,
+  agentId: string,
+  runsStarted: () => number,
+): Promise<void> {
+  if (!server.listening) await once(server, 'listening');
+  try {
+    const { port } = server.address() as AddressInfo;
+    await tryAgentRoute(`http://127.0.0.1:${port}`, agentId, runsStarted);
+  } finally {
+    server.close();
+  }
 }
