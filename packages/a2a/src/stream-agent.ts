@@ -15,6 +15,7 @@ import {
 import { context } from '@opentelemetry/api';
 import type { A2AMessage, A2APart } from './a2a-types.js';
 import { AgentLink } from './agent.js';
+import { openFollowed } from './follow.js';
 import type { A2AProtocol } from './protocol.js';
 import { type ResumeOptions, resumePolicy } from './resume.js';
 import { AgentRun } from './run.js';
@@ -168,12 +169,7 @@ function startRun(
       context.with(runTrace.context, async () => {
         if (message === undefined) {
           extensions = extensionsHeader(undefined, options.extensions);
-          return agent.send(signal, async () => {
-            const events = agent
-              .transport(streamFetch, true)
-              .resubscribe(followed as string, { signal, extensions });
-            return { events, first: await events.next() };
-          });
+          return openFollowed(agent, streamFetch, followed as string, signal, extensions);
         }
         let sent: A2AMessage = message;
         let extensionUri: string | undefined;

@@ -93,6 +93,22 @@ describe('agentSseResponse', () => {
     expect(methods.filter((method) => method === 'tasks/resubscribe')).toHaveLength(1);
   });
 
+  it('a reconnection to an agent that refuses to resubscribe reads the task instead, and still runs it once', async () => {
+    const { received: before } = await read(agentSseResponse(dw, agentId, { text }).body, 2);
+    const lastEventId = before.at(-1)?.id as string;
+    emu.faults.add({ route: 'streamAgent', status: 501 });
+    const options = { text, resume: { initialDelayMs: 1, maxDelayMs: 1, pollIntervalMs: 1 } };
+    const { received: after } = await read(agentSseResponse(dw, agentId, options, { lastEventId }).body);
+    expect(after.at(-1)?.event).toMatchObject({
+      type: 'answer',
+      state: 'completed',
+      taskId: lastEventId.split(':')[0],
+    });
+    const methods = methodsSent(emu);
+    expect(methods.filter((method) => method === 'message/stream')).toHaveLength(1);
+    expect(methods).toContain('tasks/get');
+  });
+
   it('answers 204 to a reconnection after the stream ended, so an EventSource stops', async () => {
     const { received } = await read(agentSseResponse(dw, agentId, { text }).body);
     const response = agentSseResponse(dw, agentId, { text }, { lastEventId: received.at(-1)?.id });
