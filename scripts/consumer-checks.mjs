@@ -5,7 +5,7 @@
 //
 // The programs run even when they do not compile (tsc still emits them), so one run shows both the
 // type errors and whether the code works; each problem is returned, in the order found.
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -90,15 +90,45 @@ export function startEmulatorBin(project, node) {
   });
 }
 
+/** npm's own script, run below by each Node binary; found once. */
+let npmCli;
+
 /**
- * On each runtime (Node version → binary): the emulator's bin started, both compiled programs run
- * against it, and `dataworkz qna systems` through the CLI's bin.
+ * `npm install --engine-strict` in the installed project, with npm run by `node`: npm checks every
+ * package's `engines` against the Node that runs it, so each runtime proves the tree installs on it
+ * without an EBADENGINE. The tree is in place already, so this reads the lockfile and downloads nothing.
  */
-export async function runConsumer(project, runtimes) {
+function checkEngines(project, version, node, env) {
+  npmCli ??= join(
+    execFileSync('npm', ['root', '-g'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(),
+    'npm',
+    'bin',
+    'npm-cli.js',
+  );
+  const install = spawnSync(
+    node,
+    [npmCli, 'install', '--engine-strict', '--no-audit', '--no-fund', '--loglevel=error', '--prefer-offline'],
+    { cwd: project, encoding: 'utf8', timeout: 5 * PROGRAM_TIMEOUT_MS, env },
+  );
+  if (install.status === 0) {
+    console.log('  npm install --engine-strict: ok');
+    return [];
+  }
+  console.log(`  npm install --engine-strict: FAILED\n${indent(`${install.stdout}${install.stderr}`)}`);
+  return [`npm install --engine-strict on Node ${version}: exit code ${install.status ?? install.signal}`];
+}
+
+/**
+ * On each runtime (Node version → binary): the installed tree's `engines` checked, the emulator's bin
+ * started, both compiled programs run against it, and `dataworkz qna systems` through the CLI's bin.
+ * `npmEnv` is the environment npm needs to reach the registry the project was installed from.
+ */
+export async function runConsumer(project, runtimes, npmEnv = process.env) {
   const problems = [];
   let firstOutput;
   for (const [version, node] of runtimes) {
     console.log(`Node ${version}`);
+    problems.push(...checkEngines(project, version, node, npmEnv));
     const emulator = await startEmulatorBin(project, node);
     const env = { ...process.env, DATAWORKZ_BASE_URL: emulator.url, DATAWORKZ_API_KEY: apiKey };
     try {

@@ -1,6 +1,6 @@
 // Getting started, followed as written: a fresh folder holding the page's package.json and
-// tsconfig.json (its "project these snippets assume" box), installed from packed tarballs with the two
-// commands `pnpm pack:all` prints, then the page's TypeScript blocks saved as files, checked with
+// tsconfig.json (its "project these snippets assume" box), installed from packed tarballs with the
+// getting-started commands `pnpm pack:all` prints, then the page's TypeScript blocks saved as files, checked with
 // `npx tsc --noEmit` and run with `npx tsx` against the installed emulator's bin. The registry round
 // trip runs it on the tarballs it downloads, so neither the box nor the printed lines can drift.
 import { execFileSync } from 'node:child_process';
@@ -51,8 +51,16 @@ export async function checkGettingStarted(pagePath, packed, project) {
       timeout: 5 * PROGRAM_TIMEOUT_MS,
     });
   // The first printed line also installs the box's devDependencies (npm installs package.json's too).
-  for (const args of installCommands(packed)) {
-    sh('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error', '--prefer-offline']);
+  for (const args of installCommands(packed).quickStart) {
+    // --engine-strict: on the floor (CI's own Node 20), an `engines` that excludes it fails the install.
+    sh('npm', [
+      ...args,
+      '--engine-strict',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      '--prefer-offline',
+    ]);
   }
   const names = snippets.map((_, index) => `snippet-${index + 1}.ts`);
   snippets.forEach(({ code }, index) => {

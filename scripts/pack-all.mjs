@@ -28,21 +28,40 @@ export function packPublished(destination) {
   });
 }
 
+/** What getting started installs: the client and the A2A package with the packages they depend on. */
+const quickStart = [
+  '@dataworkz/context-values',
+  '@dataworkz/redaction',
+  '@dataworkz/client',
+  '@dataworkz/a2a',
+];
+/** Tools a project runs, not ships: installed as devDependencies. */
+const tools = new Set(['@dataworkz/emulator', '@dataworkz/cli']);
+
 /**
- * The two `npm install` commands that put packed tarballs into a project: the libraries as dependencies,
- * the emulator and the CLI as devDependencies. Every tarball a package depends on is in the same command
- * (the CLI depends on the emulator; @dataworkz/a2a on the client and context-values of its version), so
- * npm never looks for an unpublished @dataworkz version in the registry. Getting started prints these,
- * and CI installs its scratch project with exactly them.
+ * The `npm install` commands that put packed tarballs into a project, as `{ quickStart, rest }`: first
+ * what getting started needs (the client and @dataworkz/a2a as dependencies, the emulator as a
+ * devDependency), then the other packages (the MCP server and the integrations, the CLI as a
+ * devDependency). Each command runs after the ones before it: npm finds a tarball's @dataworkz
+ * dependencies installed already (a2a needs client and context-values, the emulator context-values
+ * and redaction, the CLI the emulator) and never looks for an unpublished version in the registry.
+ * Getting started prints the first two, and CI installs its scratch project with exactly them.
  * @param {{ name: string, file: string }[]} packed
- * @returns {string[][]} each command's arguments after `npm`
+ * @returns {{ quickStart: string[][], rest: string[][] }} each command's arguments after `npm`
  */
 export function installCommands(packed) {
-  const tools = new Set(['@dataworkz/emulator', '@dataworkz/cli']);
-  return [
-    ['install', ...packed.filter((p) => !tools.has(p.name)).map((p) => p.file)],
-    ['install', '--save-dev', ...packed.filter((p) => tools.has(p.name)).map((p) => p.file)],
-  ];
+  const files = (keep) => packed.filter(keep).map((p) => p.file);
+  const inQuickStart = (p) => quickStart.includes(p.name);
+  return {
+    quickStart: [
+      ['install', ...files(inQuickStart)],
+      ['install', '--save-dev', ...files((p) => p.name === '@dataworkz/emulator')],
+    ],
+    rest: [
+      ['install', ...files((p) => !inQuickStart(p) && !tools.has(p.name))],
+      ['install', '--save-dev', ...files((p) => p.name === '@dataworkz/cli')],
+    ],
+  };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
@@ -57,15 +76,19 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const packed = packPublished(destination);
   console.log(`Packed ${packed.length} packages into ${destination}:`);
   for (const { name, file } of packed) console.log(`  ${name.padEnd(26)} ${file}`);
+  const { quickStart: first, rest } = installCommands(packed);
+  const lines = (commands) => commands.map((args) => `  npm ${args.join(' ')}`).join('\n');
   console.log(`
-To try them in a project of your own, install them with these two commands (each holds every tarball
-its packages depend on: @dataworkz/a2a needs the client and context-values of the same version, the CLI
-needs the emulator, and npm takes them from these files, not from the registry):
+To try them in a project of your own, install what getting started needs (the client and
+@dataworkz/a2a, with the packages they depend on, and the emulator for development), in this order:
 
-${installCommands(packed)
-  .map((args) => `  npm ${args.join(' ')}`)
-  .join('\n')}
+${lines(first)}
 
-Then start the emulator with \`npx dataworkz-emulator\` and point the client at it through
-DATAWORKZ_BASE_URL and DATAWORKZ_API_KEY (it prints both).`);
+Then, when you want them, the MCP server, the LangChain and AI SDK integrations, and the CLI:
+
+${lines(rest)}
+
+npm takes each @dataworkz package from these files, never from the registry. Start the emulator with
+\`npx @dataworkz/emulator\` and point the client at it through DATAWORKZ_BASE_URL and
+DATAWORKZ_API_KEY (it prints both).`);
 }

@@ -493,6 +493,7 @@ async function main() {
       'npm',
       [
         'install',
+        '--engine-strict',
         '--registry',
         verdaccio.url,
         '--no-audit',
@@ -567,9 +568,11 @@ async function main() {
   const runtimes = new Map([[process.version, process.execPath]]);
   for (const major of Object.keys(nodeVersions)) runtimes.set(`v${nodeVersions[major]}`, nodeBinary(major));
   await step(`consumer on Node ${[...runtimes.keys()].join(', ')}`, async () => {
-    const runProblems = await runConsumer(project, runtimes);
+    const runProblems = await runConsumer(project, runtimes, npmEnv);
     problems.push(...runProblems);
-    return runProblems.length === 0 ? 'esm.mjs, commonjs.cjs and dataworkz qna systems ran' : 'FAILED';
+    return runProblems.length === 0
+      ? 'npm install --engine-strict, esm.mjs, commonjs.cjs and dataworkz qna systems ran'
+      : 'FAILED';
   });
 
   await step('bins', async () => {

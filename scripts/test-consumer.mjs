@@ -1,7 +1,8 @@
 // `pnpm test:consumer`: what npm users receive, used as a user would. Packs the published packages,
 // installs the tarballs with plain npm into a fresh project outside the workspace (a copy of
 // scripts/consumer), compiles its programs and runs them on this machine's Node and on the pinned
-// Node 22 and 24 (scripts/consumer-checks.mjs). CI runs the same checks on the packages installed by
+// Node 22 and 24 (scripts/consumer-checks.mjs), checking on each that npm installs the tree with
+// --engine-strict. CI runs the same checks on the packages installed by
 // name from a registry, in the registry round trip.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -27,10 +28,15 @@ try {
   const consumer = join(root, 'scripts', 'consumer');
   cpSync(join(consumer, 'package.json'), join(project, 'package.json'));
   copyConsumer(consumer, project);
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs], {
-    cwd: project,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  // --engine-strict: a package whose `engines` excludes this Node fails the install, not just warns.
+  execFileSync(
+    'npm',
+    ['install', '--engine-strict', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs],
+    {
+      cwd: project,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   console.log('  npm install: the tarballs, typescript and @types/node');
   failures.push(...compileConsumer(project));
   for (const major of Object.keys(nodeVersions)) runtimes.set(`v${nodeVersions[major]}`, nodeBinary(major));

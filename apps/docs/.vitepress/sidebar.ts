@@ -55,6 +55,7 @@ const guides: DefaultTheme.SidebarItem[] = [
     items: [
       { text: 'List and ask', link: '/guides/agents/list-and-ask' },
       { text: 'Stream a run', link: '/guides/agents/streaming' },
+      { text: 'Serve a run to a browser', link: '/guides/agents/server-sent-events' },
       { text: 'Task updates', link: '/guides/agents/task-updates' },
       { text: 'Questions the agent asks back', link: '/guides/agents/input-required' },
       { text: 'Resume after a dropped connection', link: '/guides/agents/resume' },
@@ -78,6 +79,7 @@ const guides: DefaultTheme.SidebarItem[] = [
       { text: 'The emulator', link: '/guides/testing/emulator' },
       { text: 'Tests with vitest and MSW', link: '/guides/testing/tests' },
       { text: 'Faults and rate limits', link: '/guides/testing/faults' },
+      { text: 'An agent stream that fails', link: '/guides/testing/agent-failures' },
       { text: 'Your own documents', link: '/guides/testing/documents' },
       { text: 'The console', link: '/guides/testing/console' },
       { text: 'Record, replay and drift', link: '/guides/testing/record-replay' },

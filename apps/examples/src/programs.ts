@@ -9,6 +9,12 @@ export const programs: ExampleProgram[] = [
   { file: 'agent-card.ts', title: "Fetch an agent's A2A card" },
   { file: 'ask-agent.ts', title: 'Ask an agent with the deprecated response call' },
   { file: 'stream-agent.ts', title: "Stream an agent's answer with live task updates" },
+  { file: 'sse-node-http.ts', title: "Serve an agent run as Server-Sent Events from Node's http" },
+  { file: 'sse-express.ts', title: 'Serve an agent run as Server-Sent Events from an Express route' },
+  {
+    file: 'sse-hono.ts',
+    title: 'Serve an agent run as Server-Sent Events from a web-standard handler (Hono)',
+  },
   { file: 'ai-sdk-chat.ts', title: 'Stream an agent into the AI SDK chat client through a route handler' },
   { file: 'context-values.ts', title: 'Pass context values through the provided-values extension' },
   { file: 'qna-systems.ts', title: 'List QnA systems and their details' },

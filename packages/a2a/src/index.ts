@@ -48,6 +48,15 @@ export {
   TaskFailedError,
   VersionNotSupportedError,
 } from './errors.js';
+export type {
+  AgentSseAnswer,
+  AgentSseError,
+  AgentSseEvent,
+  AgentSseOptions,
+  AgentSseStep,
+} from './event-stream/sse-events.js';
+export { agentSseResponse } from './event-stream/sse-response.js';
+export { type SseServerResponse, writeAgentSse } from './event-stream/write-sse.js';
 export {
   type AgentArtifactEvent,
   type AgentEvent,

@@ -15,6 +15,7 @@ import {
 import { context } from '@opentelemetry/api';
 import type { A2AMessage, A2APart } from './a2a-types.js';
 import { AgentLink } from './agent.js';
+import { openFollowed } from './follow.js';
 import type { A2AProtocol } from './protocol.js';
 import { type ResumeOptions, resumePolicy } from './resume.js';
 import { AgentRun } from './run.js';
@@ -108,6 +109,32 @@ function checked(name: string, value: number | undefined, positive: boolean): nu
  * ```
  */
 export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgentOptions): AgentRun {
+  return startRun(dw, agentId, options, undefined);
+}
+
+/**
+ * A run that follows a task already running (or ended) instead of sending a message: it resubscribes
+ * to the task (`tasks/resubscribe`), whose first event is the task as it stands, with the options of
+ * the run that started it (its message's text and parts are not sent again).
+ */
+export function followTask(
+  dw: Dataworkz,
+  agentId: string,
+  taskId: string,
+  options: StreamAgentOptions,
+): AgentRun {
+  if (typeof taskId !== 'string' || taskId === '') {
+    throw new InvalidParameterError('taskId', 'taskId must be a non-empty string.');
+  }
+  return startRun(dw, agentId, options, taskId);
+}
+
+function startRun(
+  dw: Dataworkz,
+  agentId: string,
+  options: StreamAgentOptions,
+  followed: string | undefined,
+): AgentRun {
   // A stray key (a misspelt option, a whole result spread in) is refused, not ignored.
   checkOptionKeys(options, streamAgentOptionKeys, 'streamAgent');
   const query = { llmId: options.llmId, properties: serializeProperties(options.properties) };
@@ -116,7 +143,8 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
   // Read once: what is sent is what was checked, whatever getters do later.
   const { contextValues: given } = options;
   const contextValues = given === undefined ? undefined : snapshotContextValues(given, 'contextValues');
-  const message = userMessage(options);
+  // A followed task's message was sent by the run that started it.
+  const message = followed === undefined ? userMessage(options) : undefined;
   const idleTimeoutMs = checked('idleTimeoutMs', options.idleTimeoutMs, false) ?? DEFAULT_IDLE_TIMEOUT_MS;
   const maxEventBytes = checked('maxEventBytes', options.maxEventBytes, false) ?? DEFAULT_MAX_EVENT_BYTES;
   const headersTimeoutMs = checked('headersTimeoutMs', options.headersTimeoutMs, true);
@@ -139,6 +167,10 @@ export function streamAgent(dw: Dataworkz, agentId: string, options: StreamAgent
   const connection: RunConnection = {
     open: (signal) =>
       context.with(runTrace.context, async () => {
+        if (message === undefined) {
+          extensions = extensionsHeader(undefined, options.extensions);
+          return openFollowed(agent, streamFetch, followed as string, signal, extensions);
+        }
         let sent: A2AMessage = message;
         let extensionUri: string | undefined;
         if (contextValues !== undefined) {

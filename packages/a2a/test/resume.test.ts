@@ -18,6 +18,7 @@ import {
 } from '@dataworkz/client';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { methodsSent, streamsClosed } from './support/emulator-streams.js';
 import {
   type RawHandler,
   type RawServer,
@@ -42,17 +43,6 @@ async function collect(options: Partial<StreamAgentOptions> = {}) {
   const events: AgentEvent[] = [];
   for await (const event of run) events.push(event);
   return { events, answer: await run.finalAnswer() };
-}
-
-function methodsSent(): string[] {
-  return emu.requests
-    .filter((request) => request.path.endsWith('/stream'))
-    .map((request) => (JSON.parse(request.body) as { method: string }).method);
-}
-
-async function streamsClosed(): Promise<void> {
-  // The emulator counts a stream closed once its socket closes; that follows the client by a few ticks.
-  while (emu.openStreams > 0) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 // Artifact ids name their task: compared without them.
@@ -102,7 +92,7 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
   afterEach(async () => {
     emu.faults.clear();
     emu.clearRequests();
-    await streamsClosed();
+    await streamsClosed(emu);
   });
 
   it('a new client speaks v0.3 first; an agent that refuses it is read from its card and spoken to in v1.0', async () => {
@@ -122,10 +112,10 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
     expect(answer.answer).toBe(uncut.answer.answer);
     const cards = emu.requests.filter((request) => request.path.endsWith('agent-card.json'));
     if (version === '0.3') {
-      expect(methodsSent()).toEqual(['message/stream']);
+      expect(methodsSent(emu)).toEqual(['message/stream']);
       expect(cards).toHaveLength(0);
     } else {
-      expect(methodsSent()).toEqual(['message/stream', 'SendStreamingMessage']);
+      expect(methodsSent(emu)).toEqual(['message/stream', 'SendStreamingMessage']);
       expect(cards).toHaveLength(1);
       expect(emu.requests.at(-1)?.headers['a2a-version']).toBe('1.0');
     }
@@ -178,15 +168,17 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
       expect(new Set(updates.map((update) => JSON.stringify(update))).size).toBe(updates.length);
       expect(events.filter((event) => event.final)).toHaveLength(1);
 
-      expect(methodsSent()).toEqual(refused ? [m.stream, m.resubscribe, m.get] : [m.stream, m.resubscribe]);
-      await streamsClosed();
+      expect(methodsSent(emu)).toEqual(
+        refused ? [m.stream, m.resubscribe, m.get] : [m.stream, m.resubscribe],
+      );
+      await streamsClosed(emu);
       expect(emu.openStreams).toBe(0);
     });
 
     it('a cut before the task is named is not resumed: nothing would say which task to resume', async () => {
       emu.faults.add({ route: 'streamAgent', dropAfterEvents: 0, times: 1 });
       await expect(collect()).rejects.toBeInstanceOf(APIConnectionError);
-      expect(methodsSent()).toEqual([m.stream]);
+      expect(methodsSent(emu)).toEqual([m.stream]);
     });
 
     it('resume: false lets the break end the run', async () => {
@@ -194,7 +186,7 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
       const error = await collect({ resume: false }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(APIConnectionError);
       expect(error).not.toBeInstanceOf(ResumeFailedError);
-      expect(methodsSent()).toEqual([m.stream]);
+      expect(methodsSent(emu)).toEqual([m.stream]);
     });
 
     it('when the agent refuses resubscription, the task is read until it ends', async () => {
@@ -215,7 +207,7 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
       const resumed = events.filter((event) => event.type === 'resumed');
       expect(resumed).toMatchObject([{ via: 'poll' }]);
       expect(events.at(-1)).toMatchObject({ type: 'task', state: 'completed', final: true });
-      const methods = methodsSent();
+      const methods = methodsSent(emu);
       expect(methods.slice(0, 2)).toEqual([m.stream, m.resubscribe]);
       expect(methods.slice(2).length).toBeGreaterThan(0);
       expect(methods.slice(2).every((method) => method === m.get)).toBe(true);
@@ -235,7 +227,7 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
       expect(failed.streamError).toBeInstanceOf(APIConnectionError);
       expect(failed.taskId).toMatch(/\S/);
       expect(failed.message).not.toContain(apiKey);
-      expect(methodsSent()).toEqual([m.stream, m.resubscribe, m.resubscribe, m.resubscribe]);
+      expect(methodsSent(emu)).toEqual([m.stream, m.resubscribe, m.resubscribe, m.resubscribe]);
     });
 
     it("a user's abort during the gap stops resuming at once", async () => {
@@ -251,7 +243,7 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
       // slowly the machine runs (a fixed delay after an event could land before the stream broke).
       let reading = true;
       const abortInGap = (async () => {
-        while (reading && methodsSent().length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+        while (reading && methodsSent(emu).length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
         controller.abort();
       })();
       let caught: unknown;
@@ -267,10 +259,10 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
       expect(caught).toBeInstanceOf(APIUserAbortError);
       // A request already on its way when the abort came may still land; none starts after it.
       await new Promise((resolve) => setTimeout(resolve, 50));
-      const sent = methodsSent().length;
+      const sent = methodsSent(emu).length;
       expect(sent).toBeGreaterThan(1);
       await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(methodsSent()).toHaveLength(sent);
+      expect(methodsSent(emu)).toHaveLength(sent);
     });
 
     it('errors that are not breaks are not resumed', async () => {
@@ -278,7 +270,7 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
       const error = await collect().catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(DataworkzError);
       expect(error).not.toBeInstanceOf(APIConnectionError);
-      expect(methodsSent()).toEqual([m.stream]);
+      expect(methodsSent(emu)).toEqual([m.stream]);
     });
   });
 });

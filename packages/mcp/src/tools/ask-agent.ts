@@ -1,5 +1,6 @@
 import type { AgentEvent } from '@dataworkz/a2a';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ToolContext } from '../context.js';
 import { agentIdOf } from '../names.js';
@@ -81,9 +82,38 @@ export function registerAskAgent(server: McpServer, context: ToolContext): void 
             });
           },
         });
+        if (progressToken !== undefined && answer.steps > 0) await progressDelivered(extra);
         return structured({ ...answer });
       }),
   );
+}
+
+// Longest wait for the client's answer to the ping below; a client that does not answer still gets the result.
+const PING_TIMEOUT_MS = 5000;
+
+/**
+ * Resolves once the client has handled the progress notifications sent so far. The MCP SDK's client hands
+ * a notification to its handler a microtask after reading it, but forgets the call's progress handler as
+ * soon as it reads the result: steps read in the same chunk as the result were dropped (over stdio, all
+ * of them when the agent ended quickly). A ping, which every MCP client answers, is read after them,
+ * and its answer is sent only after their handlers ran.
+ */
+async function progressDelivered(extra: {
+  sendRequest: (
+    request: { method: 'ping' },
+    schema: typeof EmptyResultSchema,
+    options?: { signal?: AbortSignal; timeout?: number },
+  ) => Promise<unknown>;
+  signal: AbortSignal;
+}): Promise<void> {
+  try {
+    await extra.sendRequest({ method: 'ping' }, EmptyResultSchema, {
+      signal: extra.signal,
+      timeout: PING_TIMEOUT_MS,
+    });
+  } catch {
+    // A client that cannot answer a ping still gets its result; its cancellation is seen by the caller.
+  }
 }
 
 /** A step as a person reads it: its kind, and what the agent is doing when the service says. */
