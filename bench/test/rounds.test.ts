@@ -1,6 +1,6 @@
+import { medianInterval } from '@dataworkz/measure';
 import { describe, expect, it } from 'vitest';
 import { blockOrder, differenceRows, interleavedRounds, ratioRows } from '../src/sections/rounds.js';
-import { medianInterval } from '../src/stats.js';
 
 describe('blockOrder', () => {
   it('runs every subject twice per round, mirrored, starting with the next subject each round', () => {

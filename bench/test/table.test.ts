@@ -1,7 +1,7 @@
+import { summarize } from '@dataworkz/measure';
 import { describe, expect, it } from 'vitest';
 import { formatNumber } from '../src/format.js';
 import type { Measurement } from '../src/measurement.js';
-import { summarize } from '../src/stats.js';
 import { renderReport } from '../src/table.js';
 
 /** A table line's cells, trimmed (`\|` inside a cell is not a separator). */

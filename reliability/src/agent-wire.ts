@@ -1,4 +1,4 @@
-import { plainRequest } from './http-request.js';
+import { rawRequest } from '@dataworkz/measure';
 
 /** Where an emulator listens and the key it accepts. */
 export interface Target {
@@ -40,7 +40,7 @@ export async function postRpc(
   timeoutMs: number,
   query = '',
 ): Promise<RpcAnswer> {
-  const answer = await plainRequest(`${target.url}/api/agents/v1/a2a/${agentId}/stream${query}`, {
+  const answer = await rawRequest(target.url, `/api/agents/v1/a2a/${agentId}/stream${query}`, {
     method: 'POST',
     headers: { authorization: `SSWS ${target.apiKey}`, 'content-type': 'application/json' },
     body,
