@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { seed } from '@dataworkz/emulator';
 import { type RawAnswer, type RawRequest, rawRequest, sendBytes } from '@dataworkz/measure';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import type { ChildMemory } from '../src/emulator-child.js';
 import { EmulatorProcess } from '../src/emulator-process.js';
 
@@ -11,37 +13,38 @@ const agentId = seed.agents.orderStatus.agentId;
 const systemId = seed.systems.productDocs.systemId;
 const streamPath = `/api/agents/v1/a2a/${agentId}/stream`;
 
-// The 13 operations with seeded ids, each with the method it answers.
-const operations: Array<[method: 'GET' | 'POST', path: string]> = [
-  ['GET', '/api/agents/v1/'],
-  ['POST', `/api/agents/v1/${agentId}/response`],
-  ['GET', '/api/agents/v1/llm-providers'],
-  ['GET', `/api/agents/v1/a2a/${agentId}/.well-known/agent.json`],
-  ['GET', `/api/agents/v1/a2a/${agentId}/.well-known/agent-card.json`],
-  ['POST', streamPath],
-  ['GET', '/api/qna/v1/systems'],
-  ['GET', `/api/qna/v1/systems/${systemId}`],
-  ['GET', `/api/qna/v1/systems/${systemId}/llm-providers`],
-  ['GET', `/api/qna/v1/systems/${systemId}/search`],
-  ['GET', `/api/qna/v1/systems/${systemId}/answer`],
-  ['GET', `/api/qna/v1/systems/${systemId}/filters`],
-  ['GET', `/api/qna/v1/systems/${systemId}/document`],
-];
-const templates = [
-  /^\/api\/agents\/v1\/$/,
-  /^\/api\/agents\/v1\/[^/]+\/response$/,
-  /^\/api\/agents\/v1\/llm-providers$/,
-  /^\/api\/agents\/v1\/a2a\/[^/]+\/\.well-known\/agent(-card)?\.json$/,
-  /^\/api\/agents\/v1\/a2a\/[^/]+\/stream$/,
-  /^\/api\/qna\/v1\/systems(\/[^/]+(\/(llm-providers|search|answer|filters|document))?)?$/,
-];
+// The spec's operations, each with the method it answers and a regular expression for its path: the
+// same list the emulator routes by (its operationIds are checked against it below).
+const spec = parse(readFileSync(new URL('../../spec/openapi.yaml', import.meta.url), 'utf8')) as {
+  paths: Record<string, Record<string, { operationId: string; 'x-beyond-contract'?: boolean }>>;
+};
+const specOperations = Object.entries(spec.paths).flatMap(([template, methods]) =>
+  Object.entries(methods)
+    .filter(([method]) => method === 'get' || method === 'post')
+    .map(([method, operation]) => ({
+      id: operation.operationId,
+      method: method.toUpperCase() as 'GET' | 'POST',
+      template,
+      contract: operation['x-beyond-contract'] !== true,
+    })),
+);
+const seeded = (template: string) => template.replace('{agentId}', agentId).replace('{systemId}', systemId);
+// The 13 operations of the published contract, with seeded ids: one method a path, so that the other
+// method is a wrong one.
+const operations = specOperations
+  .filter((operation) => operation.contract)
+  .map(({ method, template }): [method: 'GET' | 'POST', path: string] => [method, seeded(template)]);
+const templates = specOperations.map(
+  ({ template }) => new RegExp(`^${template.replace(/\./g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+);
 // Operations that refuse a request without their required query parameters.
-const withRequiredParams: Array<[method: 'GET' | 'POST', path: string]> = [
-  ['POST', `/api/agents/v1/${agentId}/response`],
-  ['GET', `/api/qna/v1/systems/${systemId}/search`],
-  ['GET', `/api/qna/v1/systems/${systemId}/answer`],
-  ['GET', `/api/qna/v1/systems/${systemId}/document`],
-];
+const withRequiredParams = ['respondToAgent', 'searchQnaSystem', 'answerQnaQuestion', 'getQnaDocument'].map(
+  (id): [method: 'GET' | 'POST', path: string] => {
+    const operation = specOperations.find((o) => o.id === id);
+    if (!operation) throw new Error(`the spec has no operation ${id}`);
+    return [operation.method, seeded(operation.template)];
+  },
+);
 const parameterNames = new Set(['query', 'questionText', 'llmProviderId', 'documentId', 'userText']);
 
 let emu: EmulatorProcess;
@@ -105,6 +108,11 @@ beforeAll(async () => {
     limits: { maxBodyBytes: MAX_BODY_BYTES },
   });
   origin = new URL(emu.url);
+  // The emulator routes every operation of the spec (its fault routes name them all).
+  const faults = await send({ method: 'GET', path: '/_emulator/faults', headers: auth() });
+  const routes = (JSON.parse(faults.text) as { routes: string[] }).routes;
+  expect(routes).toEqual(expect.arrayContaining(specOperations.map((operation) => operation.id)));
+  expect(operations).toHaveLength(13);
   // Warm up every route once so module loading and caches are not counted as growth.
   for (const [method, path] of operations) await send({ method, path, headers: auth() });
   before = await emu.memory();
