@@ -25,6 +25,7 @@ import {
   sseResult,
   startRawServer,
 } from './support/raw-server.js';
+import { streamsClosed } from './support/streams-closed.js';
 
 const apiKey = 'resume-suite-key';
 const agentId = seed.agents.orderStatus.agentId;
@@ -35,6 +36,8 @@ const quick = { initialDelayMs: 5, maxDelayMs: 20, pollIntervalMs: 10 };
 let emu: Emulator;
 let dw: Dataworkz;
 let uncut: { answer: FinalAnswer; events: AgentEvent[] };
+/** Called as each request of `dw` to an agent's stream endpoint starts, before it is sent. */
+let onStreamRequest: () => void = () => {};
 
 async function collect(options: Partial<StreamAgentOptions> = {}) {
   const run = streamAgent(dw, agentId, { text: question, resume: quick, ...options });
@@ -47,11 +50,6 @@ function methodsSent(): string[] {
   return emu.requests
     .filter((request) => request.path.endsWith('/stream'))
     .map((request) => (JSON.parse(request.body) as { method: string }).method);
-}
-
-async function streamsClosed(): Promise<void> {
-  // The emulator counts a stream closed once its socket closes; that follows the client by a few ticks.
-  while (emu.openStreams > 0) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 // Artifact ids name their task: compared without them.
@@ -82,16 +80,25 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
       answerArtifactChunkChars: 12,
       a2aVersion: version,
     });
-    dw = new Dataworkz({ baseUrl: emu.url, apiKey, maxRetries: 0 });
+    dw = new Dataworkz({
+      baseUrl: emu.url,
+      apiKey,
+      maxRetries: 0,
+      fetch: (request) => {
+        if (new URL(request.url).pathname.endsWith('/stream')) onStreamRequest();
+        return fetch(request);
+      },
+    });
     const { events, answer } = await collect();
     // One event per stream event: the cut points below count in them.
     uncut = { answer, events };
   });
   afterAll(() => emu.close());
   afterEach(async () => {
+    onStreamRequest = () => {};
     emu.faults.clear();
     emu.clearRequests();
-    await streamsClosed();
+    await streamsClosed(emu);
   });
 
   it('a new client speaks v0.3 first; an agent that refuses it is read from its card and spoken to in v1.0', async () => {
@@ -158,7 +165,7 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
       expect(events.filter((event) => event.final)).toHaveLength(1);
 
       expect(methodsSent()).toEqual(refused ? [m.stream, m.resubscribe, m.get] : [m.stream, m.resubscribe]);
-      await streamsClosed();
+      await streamsClosed(emu);
       expect(emu.openStreams).toBe(0);
     });
 
@@ -221,18 +228,19 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
       emu.faults.add({ route: 'streamAgent', dropAfterEvents: 2, times: 1 });
       emu.faults.add({ route: 'streamAgent', status: 503, times: 1000 });
       const controller = new AbortController();
+      // The client's own fetch tells when each request to the stream endpoint starts: the abort comes
+      // as the first resume attempt starts, that is during the gap, however slowly the machine runs.
+      let started = 0;
+      let startedAfterAbort = 0;
+      onStreamRequest = () => {
+        if (controller.signal.aborted) startedAfterAbort++;
+        else if (++started === 2) queueMicrotask(() => controller.abort());
+      };
       const run = streamAgent(dw, agentId, {
         text: question,
         signal: controller.signal,
         resume: { initialDelayMs: 30, maxDelayMs: 30, maxAttempts: 1000 },
       });
-      // The abort comes once a resume attempt has reached the server, that is during the gap, however
-      // slowly the machine runs (a fixed delay after an event could land before the stream broke).
-      let reading = true;
-      const abortInGap = (async () => {
-        while (reading && methodsSent().length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
-        controller.abort();
-      })();
       let caught: unknown;
       try {
         for await (const _event of run) {
@@ -241,15 +249,12 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
       } catch (error) {
         caught = error;
       }
-      reading = false;
-      await abortInGap;
       expect(caught).toBeInstanceOf(APIUserAbortError);
+      expect(started).toBe(2);
       // A request already on its way when the abort came may still land; none starts after it.
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const sent = methodsSent().length;
-      expect(sent).toBeGreaterThan(1);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(methodsSent()).toHaveLength(sent);
+      expect(startedAfterAbort).toBe(0);
+      await expect(run.finalAnswer()).rejects.toBeInstanceOf(APIUserAbortError);
+      expect(startedAfterAbort).toBe(0);
     });
 
     it('errors that are not breaks are not resumed', async () => {

@@ -22,23 +22,3 @@ export function peakRss(pid: number | 'self'): number | undefined {
     return undefined;
   }
 }
-
-/**
- * Polls `read` every `everyMs` until `done` holds or `limitMs` passes; returns the last value and
- * whether the condition was met. Bounded, so a condition that never holds ends the wait instead of
- * hanging it. For what the kernel alone knows (a descriptor count): where an event says it, wait for it.
- */
-export async function waitFor<T>(
-  read: () => T,
-  done: (value: T) => boolean,
-  limitMs: number,
-  everyMs = 100,
-): Promise<{ value: T; met: boolean }> {
-  const started = performance.now();
-  for (;;) {
-    const value = read();
-    if (done(value)) return { value, met: true };
-    if (performance.now() - started >= limitMs) return { value, met: false };
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
