@@ -1,6 +1,6 @@
 import { seed } from '@dataworkz/emulator';
+import { outcomeOf, postRpc, streamRequest } from '@dataworkz/measure';
 import { describe, expect, it } from 'vitest';
-import { outcomeOf, postRpc, streamRequest } from '../../src/agent-wire.js';
 import { againstEmulator, full, inBatches, KEY, request } from './against-emulator.js';
 
 // What the emulator keeps after a forced collection, measured in its own process; each case also ends

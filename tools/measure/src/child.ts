@@ -1,4 +1,4 @@
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 
 /** A message a child process sends back over IPC. */
 type ChildReply =
@@ -141,4 +141,40 @@ export function answerParent(handle: (request: unknown) => Promise<unknown>): vo
   });
   // A child whose parent has gone must not linger.
   process.once('disconnect', () => process.exit(0));
+}
+
+/** How a process run by `runToExit` ended, with all it wrote. */
+export interface Exit {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command to its exit with stdout and stderr as pipes, read whole; stdin is `input` (closed at
+ * once when absent). `env` replaces the environment when given.
+ */
+export function runToExit(
+  command: string,
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {},
+): Promise<Exit> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, [...args], {
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input);
+  });
 }

@@ -1,10 +1,13 @@
+export { outcomeOf, postRpc, type RpcAnswer, streamRequest, type Target } from './agent-wire.js';
 export {
   answerParent,
   ask,
   askChild,
   type ChildOptions,
+  type Exit,
   isRunning,
   outputOf,
+  runToExit,
   startChild,
   stopChild,
 } from './child.js';

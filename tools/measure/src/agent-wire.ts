@@ -1,4 +1,4 @@
-import { rawRequest } from '@dataworkz/measure';
+import { rawRequest } from './raw-http.js';
 
 /** Where an emulator listens and the key it accepts. */
 export interface Target {
@@ -14,11 +14,11 @@ export interface RpcAnswer {
   messages: Record<string, unknown>[];
 }
 
-/** A `message/stream` request with one text part, as JSON text. */
+/** A `message/stream` request with one text part, as JSON text, its ids fresh on every call as a client makes them. */
 export function streamRequest(text: string, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({
     jsonrpc: '2.0',
-    id: 1,
+    id: crypto.randomUUID(),
     method: 'message/stream',
     params: {
       message: {
