@@ -51,7 +51,8 @@ describe.runIf(hasProc)('peers that never read', () => {
         const baseline = descriptors();
         sockets.push(...(await openSilent(emu.url, count, bytes)));
         // Held heads are all open at once before the time-out; malformed ones may be closed already.
-        const opened = await waitFor(descriptors, (n) => n >= baseline + count, held ? 10_000 : 500, 20);
+        // Within two: the baseline may still count a descriptor of the emulator's own that closes meanwhile.
+        const opened = await waitFor(descriptors, (n) => n >= baseline + count - 2, held ? 10_000 : 500, 20);
         if (held) expect(opened.met, `descriptors ${baseline} -> ${opened.value}`).toBe(true);
         expect((await request(emu, '/api/agents/v1/')).status).toBe(200);
       });
