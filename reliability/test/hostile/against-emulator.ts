@@ -46,7 +46,7 @@ export async function againstEmulator(
     await attack(emu, descriptors);
     expect(emu.running, `the emulator process died: ${emu.output()}`).toBe(true);
     if (hasProc) {
-      const back = await waitFor(descriptors, (n) => n <= baseline, 30_000, 50);
+      const back = await waitFor(descriptors, (n) => n <= baseline, 60_000, 50);
       expect(back.value, `descriptors after the case (before it: ${baseline})`).toBeLessThanOrEqual(baseline);
     }
   } finally {
