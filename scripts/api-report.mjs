@@ -24,7 +24,12 @@ const reportMessages = new Set([
 
 const rel = (file) => path.relative(root, file).split(path.sep).join('/');
 
-// Every .d.ts a package's `exports` map (or its top-level `types`) hands to TypeScript users.
+// A package's `./internal` subpath holds what the other @dataworkz packages build on: documented as
+// internal, under no semver promise, so it has no report (and the reference leaves it out too).
+const internalSubpath = './internal';
+
+// Every .d.ts a package's `exports` map (or its top-level `types`) hands to TypeScript users, but the
+// internal subpath's.
 function exportedTypes(pkgDir) {
   const manifest = JSON.parse(readFileSync(path.join(root, pkgDir, 'package.json'), 'utf8'));
   const found = new Map();
@@ -40,7 +45,7 @@ function exportedTypes(pkgDir) {
     exports && typeof exports === 'object' && Object.keys(exports).every((key) => key.startsWith('.'))
       ? Object.entries(exports)
       : [['.', exports]];
-  for (const [subpath, target] of subpaths) walk(subpath, target);
+  for (const [subpath, target] of subpaths) if (subpath !== internalSubpath) walk(subpath, target);
   if (typeof manifest.types === 'string') found.set(path.resolve(root, pkgDir, manifest.types), '.');
   return found;
 }

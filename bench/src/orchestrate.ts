@@ -1,4 +1,4 @@
-import { askChild, stopChild } from './child.js';
+import { askChild, stopChild } from '@dataworkz/measure';
 import type { Measurement, SectionResult } from './measurement.js';
 import { measuredPackages } from './packages.js';
 import { distModule } from './paths.js';

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { askChild, stopChild } from './child.js';
+import { askChild, stopChild } from '@dataworkz/measure';
 import { withServer } from './orchestrate.js';
 import { distModule } from './paths.js';
 import { fullPlan } from './plan.js';

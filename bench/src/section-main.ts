@@ -1,5 +1,5 @@
 /** Child-process entry: runs one measured section in a fresh process and reports its measurements. */
-import { answerParent } from './child.js';
+import { answerParent } from '@dataworkz/measure';
 import type { AllocationsRequest } from './sections/allocations.js';
 import type { CallsRequest } from './sections/calls.js';
 import type { ClientCpuRequest } from './sections/client-cpu.js';

@@ -1,5 +1,5 @@
 /** Child-process entry: starts one server on loopback, reports where it listens, serves until stopped. */
-import { answerParent } from './child.js';
+import { answerParent } from '@dataworkz/measure';
 import type { ServerKind } from './servers/server-info.js';
 
 const apiKey = 'bench-key';

@@ -1,6 +1,6 @@
+import { summarize } from '@dataworkz/measure';
 import type { Measurement } from './measurement.js';
 import { type BenchRun, planLine } from './results.js';
-import { summarize } from './stats.js';
 import { renderGoalComparison } from './table.js';
 
 /**

@@ -1,6 +1,6 @@
+import { medianInterval, summarize } from '@dataworkz/measure';
 import { formatNumber, formatWithUnit } from './format.js';
 import type { Goal, Measurement } from './measurement.js';
-import { medianInterval, summarize } from './stats.js';
 
 export interface Report {
   readonly machine: string;

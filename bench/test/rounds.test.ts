@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { blockOrder, differenceRows, interleavedRounds, ratioRows } from '../src/sections/rounds.js';
-import { medianInterval } from '../src/stats.js';
 
 describe('blockOrder', () => {
   it('runs every subject twice per round, mirrored, starting with the next subject each round', () => {
@@ -59,28 +58,5 @@ describe('ratioRows and differenceRows', () => {
 
   it('refuses a comparison with a subject that has no figures', () => {
     expect(() => ratioRows('s', 'm', perRound, [{ subject: 'ours', baseline: 'none' }])).toThrow(/none/);
-  });
-});
-
-describe('medianInterval', () => {
-  it('takes the order statistics of the sign test', () => {
-    // n = 30 at 95 %: the 10th and 21st smallest (P(X ≤ 9) = 0.021 ≤ 0.025 < P(X ≤ 10) = 0.049).
-    const samples = Array.from({ length: 30 }, (_, i) => 30 - i);
-    expect(medianInterval(samples)).toEqual({ low: 10, high: 21 });
-    // n = 8: the 1st and 8th (P(X ≤ 0) = 0.004, P(X ≤ 1) = 0.035).
-    expect(medianInterval([1, 2, 3, 4, 5, 6, 7, 8])).toEqual({ low: 1, high: 8 });
-  });
-
-  it('has none when there are too few samples for the level', () => {
-    expect(medianInterval([1, 2, 3, 4, 5])).toBeUndefined();
-  });
-
-  it('narrows as rounds are added', () => {
-    const spread = (n: number) => {
-      const samples = Array.from({ length: n }, (_, i) => i / n);
-      const interval = medianInterval(samples);
-      return interval ? interval.high - interval.low : Number.NaN;
-    };
-    expect(spread(120)).toBeLessThan(spread(30));
   });
 });

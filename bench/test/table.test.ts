@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatNumber } from '../src/format.js';
 import type { Measurement } from '../src/measurement.js';
-import { summarize } from '../src/stats.js';
 import { renderReport } from '../src/table.js';
 
 /** A table line's cells, trimmed (`\|` inside a cell is not a separator). */
@@ -11,24 +10,6 @@ function cellsOf(line: string | undefined): string[] {
     .slice(1, -1)
     .map((cell) => cell.trim());
 }
-
-describe('summarize', () => {
-  it('gives the median of an odd and an even number of samples, with min and max', () => {
-    expect(summarize([5, 1, 3])).toMatchObject({ median: 3, min: 1, max: 5 });
-    expect(summarize([4, 1, 3, 2])).toMatchObject({ median: 2.5, min: 1, max: 4 });
-  });
-
-  it('gives the quartiles, interpolated between the closest ranks', () => {
-    expect(summarize([1, 2, 3, 4, 5])).toMatchObject({ p25: 2, p75: 4 });
-    expect(summarize([4, 1, 3, 2])).toMatchObject({ p25: 1.75, p75: 3.25 });
-    expect(summarize([7])).toMatchObject({ p25: 7, p75: 7 });
-  });
-
-  it('refuses an empty list and values that are not finite', () => {
-    expect(() => summarize([])).toThrow(RangeError);
-    expect(() => summarize([1, Number.NaN])).toThrow(/finite/);
-  });
-});
 
 describe('formatNumber', () => {
   it('groups large numbers and keeps three significant figures for small ones', () => {

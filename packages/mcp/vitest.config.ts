@@ -12,6 +12,7 @@ export default defineConfig({
       '@dataworkz/mcp': source('./src/index.ts'),
       // Before the package's own name, which would otherwise match the subpath as a prefix.
       '@dataworkz/client/node-tracing': source('../client/src/node-tracing/index.ts'),
+      '@dataworkz/client/internal': source('../client/src/internal/index.ts'),
       '@dataworkz/client': source('../client/src/index.ts'),
       '@dataworkz/a2a': source('../a2a/src/index.ts'),
       '@dataworkz/context-values': source('../context-values/src/index.ts'),

@@ -1,19 +1,7 @@
 import { type Emulator, type EmulatorOptions, startEmulator } from '@dataworkz/emulator';
+import { answerParent } from '@dataworkz/measure';
 
-/**
- * The emulator in a process of its own, so its memory is measured apart from the load it serves.
- * Options arrive as JSON in argv; the parent asks for `memory` and `close` over IPC.
- */
-const options = JSON.parse(process.argv[2] ?? '{}') as EmulatorOptions;
-let emu: Emulator;
-try {
-  emu = await startEmulator(options);
-} catch (error) {
-  // The reason is all the parent needs: it reads it from stderr when the start fails.
-  process.stderr.write(`${(error as Error).message}\n`);
-  process.exit(1);
-}
-
+/** What the child reports when asked for `memory`: after a forced collection. */
 export interface ChildMemory {
   rss: number;
   heapUsed: number;
@@ -21,19 +9,25 @@ export interface ChildMemory {
   recordedRequests: number;
 }
 
-process.on('message', (message: unknown) => {
-  if (message === 'memory') {
+/**
+ * The emulator in a process of its own, so its memory and descriptors are measured apart from the
+ * load it serves. The parent asks for `{ start: options }`, then `memory`; SIGTERM closes it.
+ */
+let emu: Emulator | undefined;
+answerParent(async (request) => {
+  if (request === 'memory') {
     globalThis.gc?.();
     const { rss, heapUsed } = process.memoryUsage();
-    process.send?.({
-      type: 'memory',
+    return {
       rss,
       heapUsed,
-      openStreams: emu.openStreams,
-      recordedRequests: emu.requests.length,
-    });
-  } else if (message === 'close') {
-    void emu.close().then(() => process.exit(0));
+      openStreams: emu?.openStreams ?? 0,
+      recordedRequests: emu?.requests.length ?? 0,
+    } satisfies ChildMemory;
   }
+  emu = await startEmulator((request as { start: EmulatorOptions }).start);
+  return { url: emu.url, apiKey: emu.apiKey };
 });
-process.send?.({ type: 'ready', url: emu.url, apiKey: emu.apiKey });
+process.once('SIGTERM', () => {
+  void (emu?.close() ?? Promise.resolve()).then(() => process.exit(0));
+});

@@ -1,6 +1,6 @@
 import { seed } from '@dataworkz/emulator';
+import { outcomeOf, postRpc, streamRequest } from '@dataworkz/measure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outcomeOf, postRpc, streamRequest } from '../src/agent-wire.js';
 import { EmulatorProcess } from '../src/emulator-process.js';
 
 // Far above the default cap, so that only the patterns' own cost is left to measure.

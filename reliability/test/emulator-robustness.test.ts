@@ -1,47 +1,50 @@
+import { readFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { seed } from '@dataworkz/emulator';
+import { type RawAnswer, type RawRequest, rawRequest, sendBytes } from '@dataworkz/measure';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import type { ChildMemory } from '../src/emulator-child.js';
 import { EmulatorProcess } from '../src/emulator-process.js';
-import { type RawAnswer, type RawRequest, send, sendBytes } from './support/raw-http.js';
 
 const MAX_BODY_BYTES = 64 * 1024;
 const agentId = seed.agents.orderStatus.agentId;
 const systemId = seed.systems.productDocs.systemId;
 const streamPath = `/api/agents/v1/a2a/${agentId}/stream`;
 
-// The 13 operations with seeded ids, each with the method it answers.
-const operations: Array<[method: 'GET' | 'POST', path: string]> = [
-  ['GET', '/api/agents/v1/'],
-  ['POST', `/api/agents/v1/${agentId}/response`],
-  ['GET', '/api/agents/v1/llm-providers'],
-  ['GET', `/api/agents/v1/a2a/${agentId}/.well-known/agent.json`],
-  ['GET', `/api/agents/v1/a2a/${agentId}/.well-known/agent-card.json`],
-  ['POST', streamPath],
-  ['GET', '/api/qna/v1/systems'],
-  ['GET', `/api/qna/v1/systems/${systemId}`],
-  ['GET', `/api/qna/v1/systems/${systemId}/llm-providers`],
-  ['GET', `/api/qna/v1/systems/${systemId}/search`],
-  ['GET', `/api/qna/v1/systems/${systemId}/answer`],
-  ['GET', `/api/qna/v1/systems/${systemId}/filters`],
-  ['GET', `/api/qna/v1/systems/${systemId}/document`],
-];
-const templates = [
-  /^\/api\/agents\/v1\/$/,
-  /^\/api\/agents\/v1\/[^/]+\/response$/,
-  /^\/api\/agents\/v1\/llm-providers$/,
-  /^\/api\/agents\/v1\/a2a\/[^/]+\/\.well-known\/agent(-card)?\.json$/,
-  /^\/api\/agents\/v1\/a2a\/[^/]+\/stream$/,
-  /^\/api\/qna\/v1\/systems(\/[^/]+(\/(llm-providers|search|answer|filters|document))?)?$/,
-];
+// The spec's operations, each with the method it answers and a regular expression for its path: the
+// same list the emulator routes by (its operationIds are checked against it below).
+const spec = parse(readFileSync(new URL('../../spec/openapi.yaml', import.meta.url), 'utf8')) as {
+  paths: Record<string, Record<string, { operationId: string; 'x-beyond-contract'?: boolean }>>;
+};
+const specOperations = Object.entries(spec.paths).flatMap(([template, methods]) =>
+  Object.entries(methods)
+    .filter(([method]) => method === 'get' || method === 'post')
+    .map(([method, operation]) => ({
+      id: operation.operationId,
+      method: method.toUpperCase() as 'GET' | 'POST',
+      template,
+      contract: operation['x-beyond-contract'] !== true,
+    })),
+);
+const seeded = (template: string) => template.replace('{agentId}', agentId).replace('{systemId}', systemId);
+// The 13 operations of the published contract, with seeded ids: one method a path, so that the other
+// method is a wrong one.
+const operations = specOperations
+  .filter((operation) => operation.contract)
+  .map(({ method, template }): [method: 'GET' | 'POST', path: string] => [method, seeded(template)]);
+const templates = specOperations.map(
+  ({ template }) => new RegExp(`^${template.replace(/\./g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+);
 // Operations that refuse a request without their required query parameters.
-const withRequiredParams: Array<[method: 'GET' | 'POST', path: string]> = [
-  ['POST', `/api/agents/v1/${agentId}/response`],
-  ['GET', `/api/qna/v1/systems/${systemId}/search`],
-  ['GET', `/api/qna/v1/systems/${systemId}/answer`],
-  ['GET', `/api/qna/v1/systems/${systemId}/document`],
-];
+const withRequiredParams = ['respondToAgent', 'searchQnaSystem', 'answerQnaQuestion', 'getQnaDocument'].map(
+  (id): [method: 'GET' | 'POST', path: string] => {
+    const operation = specOperations.find((o) => o.id === id);
+    if (!operation) throw new Error(`the spec has no operation ${id}`);
+    return [operation.method, seeded(operation.template)];
+  },
+);
 const parameterNames = new Set(['query', 'questionText', 'llmProviderId', 'documentId', 'userText']);
 
 let emu: EmulatorProcess;
@@ -59,8 +62,8 @@ function parseJson(text: string): unknown {
 /** The JSON-RPC error of a body that is one, as JSON or as the only event of an event stream. */
 function jsonRpcError(answer: RawAnswer): { code: number; message: string } | undefined {
   const text = answer.contentType.startsWith('text/event-stream')
-    ? answer.body.trim().replace(/^data: /, '')
-    : answer.body;
+    ? answer.text.trim().replace(/^data: /, '')
+    : answer.text;
   const error = (parseJson(text) as { jsonrpc?: unknown; error?: unknown } | undefined)?.error;
   if (typeof error !== 'object' || error === null) return undefined;
   const { code, message } = error as { code?: unknown; message?: unknown };
@@ -72,10 +75,10 @@ function jsonRpcError(answer: RawAnswer): { code: number; message: string } | un
  * a JSON-RPC error that blames the request (never -32603, the internal error).
  */
 function expectRefusal(category: string, request: string, answer: RawAnswer, allowJsonRpc = false): void {
-  const label = `${category}: ${request.slice(0, 300)} -> ${answer.status} ${answer.body.slice(0, 300)}`;
+  const label = `${category}: ${request.slice(0, 300)} -> ${answer.status} ${answer.text.slice(0, 300)}`;
   if (answer.status >= 400 && answer.status < 500) {
     expect(answer.contentType, label).toMatch(/^application\/json/);
-    expect(parseJson(answer.body), label).toMatchObject({
+    expect(parseJson(answer.text), label).toMatchObject({
       status: answer.status,
       error: expect.any(String),
       message: expect.any(String),
@@ -86,6 +89,11 @@ function expectRefusal(category: string, request: string, answer: RawAnswer, all
   expect(rpcError, label).toBeDefined();
   expect(rpcError?.code, label).not.toBe(-32603);
   expect(rpcError?.code, label).toBeLessThanOrEqual(-32000);
+}
+
+/** A request through the kept-alive agent (the emulator must survive pooled connections too). */
+function send({ path, ...init }: RawRequest & { path: string }): Promise<RawAnswer> {
+  return rawRequest(origin, path, { ...init, agent });
 }
 
 function auth(): Record<string, string> {
@@ -100,12 +108,16 @@ beforeAll(async () => {
     limits: { maxBodyBytes: MAX_BODY_BYTES },
   });
   origin = new URL(emu.url);
+  // The emulator routes every operation of the spec (its fault routes name them all).
+  const faults = await send({ method: 'GET', path: '/_emulator/faults', headers: auth() });
+  const routes = (JSON.parse(faults.text) as { routes: string[] }).routes;
+  expect(routes).toEqual(expect.arrayContaining(specOperations.map((operation) => operation.id)));
+  expect(operations).toHaveLength(13);
   // Warm up every route once so module loading and caches are not counted as growth.
-  for (const [method, path] of operations) await send(agent, origin, { method, path, headers: auth() });
+  for (const [method, path] of operations) await send({ method, path, headers: auth() });
   before = await emu.memory();
 });
 
-// Figures (memory, descriptors, time) are printed by `pnpm hostile`; a passing test prints nothing.
 afterAll(async () => {
   agent.destroy();
   await emu?.close();
@@ -161,7 +173,7 @@ describe('the emulator answers malformed requests with a 4xx JSON body, never a 
         fc.constantFrom('application/json', 'text/plain', 'application/json; charset=utf-8', ''),
         async (body, contentType) => {
           const headers = contentType ? { ...auth(), 'content-type': contentType } : auth();
-          const answer = await send(agent, origin, { method: 'POST', path: streamPath, headers, body });
+          const answer = await send({ method: 'POST', path: streamPath, headers, body });
           expectRefusal('bad JSON-RPC', body, answer, true);
         },
       ),
@@ -177,7 +189,7 @@ describe('the emulator answers malformed requests with a 4xx JSON body, never a 
         fc.constantFrom('x', '{', '€'),
         async ([, path], size, filler) => {
           const body = Buffer.alloc(size, filler);
-          const answer = await send(agent, origin, { method: 'POST', path, headers: auth(), body });
+          const answer = await send({ method: 'POST', path, headers: auth(), body });
           expect(answer.status, `${size} bytes to ${path}`).toBe(413);
           expectRefusal('huge bodies', `${size} bytes to ${path}`, answer);
         },
@@ -255,7 +267,7 @@ describe('the emulator answers malformed requests with a 4xx JSON body, never a 
         ),
         async ([method, path], authorization, extra) => {
           const headers = authorization === undefined ? extra : { ...extra, authorization };
-          const answer = await send(agent, origin, { method, path, headers });
+          const answer = await send({ method, path, headers });
           expect(answer.status, `${method} ${path} ${JSON.stringify(headers)}`).toBe(401);
           expectRefusal('bad credentials', `${method} ${path}`, answer);
         },
@@ -291,12 +303,12 @@ describe('the emulator answers malformed requests with a 4xx JSON body, never a 
         queryText,
         fc.boolean(),
         async ([method, path], query, authorized) => {
-          const request: RawRequest = {
+          const request: RawRequest & { path: string } = {
             method,
             path: `${path}?${query}`,
             ...(authorized ? { headers: auth() } : {}),
           };
-          const answer = await send(agent, origin, request);
+          const answer = await send(request);
           expect(answer.status, `${request.path}`).toBe(authorized ? 400 : 401);
           expectRefusal('random query strings', request.path, answer);
         },
@@ -329,7 +341,7 @@ describe('the emulator answers malformed requests with a 4xx JSON body, never a 
         fc.oneof(knownWrong, unknown, fc.constant('SWAP')),
         async ([right, path], method) => {
           const wrong = method === 'SWAP' ? (right === 'GET' ? 'POST' : 'GET') : method;
-          const answer = await send(agent, origin, { method: wrong, path, headers: auth() });
+          const answer = await send({ method: wrong, path, headers: auth() });
           // A method the HTTP parser does not know never reaches routing: a 400 from the parser.
           expect([400, 405], `${wrong} ${path}`).toContain(answer.status);
           expectRefusal('wrong methods', `${wrong} ${path}`, answer);
@@ -368,7 +380,7 @@ describe('the emulator answers malformed requests with a 4xx JSON body, never a 
       .filter((p) => !templates.some((template) => template.test(p)) && !p.startsWith('/_emulator/'));
     await fc.assert(
       fc.asyncProperty(path, fc.constantFrom('GET', 'POST'), async (p, method) => {
-        const answer = await send(agent, origin, { method, path: p, headers: auth() });
+        const answer = await send({ method, path: p, headers: auth() });
         expectRefusal('random paths', `${method} ${p}`, answer);
       }),
       { numRuns: 2000 },
@@ -376,7 +388,7 @@ describe('the emulator answers malformed requests with a 4xx JSON body, never a 
   });
 
   it('a body beyond the drain limit is cut off, and the emulator keeps serving', async () => {
-    const answer = await send(agent, origin, {
+    const answer = await send({
       method: 'POST',
       path: streamPath,
       headers: auth(),
@@ -385,12 +397,12 @@ describe('the emulator answers malformed requests with a 4xx JSON body, never a 
     // Either a 413 that made it out before the cut, or the cut itself: never a 5xx.
     if (typeof answer === 'string') expect(['ECONNRESET', 'EPIPE']).toContain(answer);
     else expect(answer.status).toBe(413);
-    const next = await send(agent, origin, { method: 'GET', path: '/api/agents/v1/', headers: auth() });
+    const next = await send({ method: 'GET', path: '/api/agents/v1/', headers: auth() });
     expect(next.status).toBe(200);
   });
 
   it('after all of it, the emulator still answers and holds no streams or unbounded records', async () => {
-    const answer = await send(agent, origin, { method: 'GET', path: '/api/qna/v1/systems', headers: auth() });
+    const answer = await send({ method: 'GET', path: '/api/qna/v1/systems', headers: auth() });
     expect(answer.status).toBe(200);
     const after = await emu.memory();
     expect(after.openStreams).toBe(0);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { peakRss } from '@dataworkz/measure';
 
 /** One run of the CLI over many questions, as its closing summary line and the process tell it. */
 export interface CliRun {
@@ -11,12 +11,8 @@ export interface CliRun {
 }
 
 function peakMiB(pid: number): number | undefined {
-  try {
-    const kib = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kib === undefined ? undefined : Number(kib) / 1024;
-  } catch {
-    return undefined;
-  }
+  const bytes = peakRss(pid);
+  return bytes === undefined ? undefined : bytes / 1024 / 1024;
 }
 
 /**

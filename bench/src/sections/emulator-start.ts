@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { runToExit } from '@dataworkz/measure';
 import type { Goal, Measurement, SectionResult } from '../measurement.js';
 
 const section = '11. emulator start-up';
@@ -105,35 +105,17 @@ interface Usage {
 }
 
 /** Runs `code` as a module in a fresh Node process; wall time is from spawn to exit. */
-function runFresh(execPath: string, code: string): Promise<Usage> {
-  return new Promise((resolve, reject) => {
-    const begun = performance.now();
-    const child = spawn(execPath, ['--input-type=module', '-e', `${code}\n${report}`], {
-      cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (status) => {
-      const wall = performance.now() - begun;
-      if (status !== 0) {
-        reject(new Error(`a fresh process exited with ${status}: ${stderr.slice(0, 400)}`));
-        return;
-      }
-      try {
-        resolve({ ...(JSON.parse(stdout) as Omit<Usage, 'wall'>), wall });
-      } catch {
-        reject(new Error(`a fresh process printed ${JSON.stringify(stdout.slice(0, 200))}`));
-      }
-    });
-  });
+async function runFresh(execPath: string, code: string): Promise<Usage> {
+  const begun = performance.now();
+  const exit = await runToExit(execPath, ['--input-type=module', '-e', `${code}\n${report}`], { cwd });
+  const wall = performance.now() - begun;
+  if (exit.code !== 0)
+    throw new Error(`a fresh process exited with ${exit.code}: ${exit.stderr.slice(0, 400)}`);
+  try {
+    return { ...(JSON.parse(exit.stdout) as Omit<Usage, 'wall'>), wall };
+  } catch {
+    throw new Error(`a fresh process printed ${JSON.stringify(exit.stdout.slice(0, 200))}`);
+  }
 }
 
 /**

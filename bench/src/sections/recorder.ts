@@ -1,3 +1,4 @@
+import { streamRequest } from '@dataworkz/measure';
 import type { Measurement, SectionResult } from '../measurement.js';
 import { differenceRows, interleavedRounds, ratioRows } from './rounds.js';
 
@@ -39,19 +40,7 @@ export async function measureRecorder(request: RecorderRequest): Promise<Section
     const response = await fetch(`${base}/api/agents/v1/a2a/${agentId}/stream`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'message/stream',
-        params: {
-          message: {
-            kind: 'message',
-            role: 'user',
-            messageId: crypto.randomUUID(),
-            parts: [{ kind: 'text', text: 'Where is order 1001?' }],
-          },
-        },
-      }),
+      body: streamRequest('Where is order 1001?'),
     });
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     const first = await reader.read();

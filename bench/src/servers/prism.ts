@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { stopChild } from '../child.js';
+import { stopChild } from '@dataworkz/measure';
 import { specPath } from '../paths.js';
 
 export interface PrismServer {

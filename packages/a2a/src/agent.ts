@@ -5,9 +5,8 @@ import {
   InvalidParameterError,
   NotFoundError,
   type RequestOptions,
-  serializePath,
-  serializeQuery,
 } from '@dataworkz/client';
+import { serializePath, serializeQuery } from '@dataworkz/client/internal';
 import { findProvidedValuesUri } from '@dataworkz/context-values';
 import type { A2ATask } from './a2a-types.js';
 import { JsonRpcError } from './errors.js';

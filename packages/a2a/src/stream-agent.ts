@@ -1,11 +1,11 @@
 import {
-  checkOptionKeys,
   type Dataworkz,
   excerpt,
   InvalidParameterError,
   type Properties,
   serializeProperties,
 } from '@dataworkz/client';
+import { checkOptionKeys } from '@dataworkz/client/internal';
 import {
   type ContextValues,
   extensionsHeader,

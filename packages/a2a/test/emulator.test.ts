@@ -18,7 +18,9 @@ import {
   RateLimitError,
 } from '@dataworkz/client';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
+import { until } from '@dataworkz/measure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { streamsClosed } from './support/emulator-streams.js';
 import { clientSpeaking } from './support/speaking.js';
 
 const apiKey = 'emulator-e2e-key';
@@ -38,11 +40,6 @@ async function collect(run: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
   const events: AgentEvent[] = [];
   for await (const event of run) events.push(event);
   return events;
-}
-
-async function streamsClosed(server: Emulator): Promise<void> {
-  // The emulator counts a stream closed once its socket closes; that follows the abort by a few ticks.
-  while (server.openStreams > 0) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 // What matters of a run (events, the answer, task updates, context values, aborts, errors), against
@@ -181,11 +178,13 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
       const controller = new AbortController();
       const run = streamAgent(dw, orderStatus, { text: 'Hi', signal: controller.signal });
       const answer = run.finalAnswer();
-      while (
-        !emu.requests.some((recorded) => recorded.path.endsWith('/stream') && recorded.body.includes('"Hi"'))
-      ) {
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
+      await until(
+        () =>
+          emu.requests.some(
+            (recorded) => recorded.path.endsWith('/stream') && recorded.body.includes('"Hi"'),
+          ),
+        'the stream request reached the emulator',
+      );
       controller.abort();
       await expect(answer).rejects.toBeInstanceOf(APIUserAbortError);
       emu.faults.clear();

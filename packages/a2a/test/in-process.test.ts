@@ -7,6 +7,7 @@ import {
   MalformedResponseError,
 } from '@dataworkz/client';
 import { createEmulator, type InProcessEmulator, seed } from '@dataworkz/emulator';
+import { until } from '@dataworkz/measure';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 // The emulator in this process, reached through its fetch handler: no port, no socket.
@@ -28,12 +29,6 @@ async function collect(run: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
   const events: AgentEvent[] = [];
   for await (const event of run) events.push(event);
   return events;
-}
-
-/** Waits, a bounded number of turns, until `done` holds. */
-async function until(done: () => boolean): Promise<void> {
-  for (let turn = 0; turn < 1000 && !done(); turn++) await new Promise((resolve) => setTimeout(resolve, 5));
-  expect(done()).toBe(true);
 }
 
 describe('every operation in process', () => {
@@ -165,7 +160,7 @@ describe('faults in process', () => {
     emu.faults.add({ route: 'listQnaSystems', latencyMs: 60_000 });
     const controller = new AbortController();
     const listing = dw.qna.list({ signal: controller.signal });
-    await until(() => emu.requests.length === 1);
+    await until(() => emu.requests.length === 1, 'the request reached the emulator');
     controller.abort();
     await expect(listing).rejects.toBeInstanceOf(APIUserAbortError);
   });
@@ -193,7 +188,7 @@ describe('ending streams in process', () => {
         }
       }
       await expect(run.finalAnswer()).rejects.toBeInstanceOf(APIUserAbortError);
-      await until(() => slow.openStreams === 0);
+      await until(() => slow.openStreams === 0, 'every stream closed');
 
       const controller = new AbortController();
       const signalled = streamAgent(client, orderStatus, {
@@ -205,7 +200,7 @@ describe('ending streams in process', () => {
       expect(slow.openStreams).toBe(1);
       controller.abort();
       await expect(iterator.next()).rejects.toBeInstanceOf(APIUserAbortError);
-      await until(() => slow.openStreams === 0);
+      await until(() => slow.openStreams === 0, 'every stream closed');
     } finally {
       await slow.close();
     }

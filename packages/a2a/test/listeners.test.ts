@@ -59,9 +59,13 @@ const progress = (n: number) => ({
   },
 });
 
-/** Node emits its warnings on a later tick: wait for them before looking. */
+/**
+ * Node emits a warning on the next tick after the listener that crossed the limit was added
+ * (`process.emitWarning` defers it with `process.nextTick`): every tick queued so far has run once the
+ * loop reaches its check phase, so a warning not there by then was never emitted.
+ */
 async function warningsSettled(): Promise<string[]> {
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await new Promise((resolve) => setImmediate(resolve));
   // The stack names where the listener that crossed the limit was added.
   return warnings.map((warning) => warning.stack ?? `${warning.name}: ${warning.message}`);
 }

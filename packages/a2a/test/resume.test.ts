@@ -37,6 +37,8 @@ const quick = { initialDelayMs: 5, maxDelayMs: 20, pollIntervalMs: 10 };
 let emu: Emulator;
 let dw: Dataworkz;
 let uncut: { answer: FinalAnswer; events: AgentEvent[] };
+/** Called as each request of `dw` to an agent's stream endpoint starts, before it is sent. */
+let onStreamRequest: () => void = () => {};
 
 async function collect(options: Partial<StreamAgentOptions> = {}) {
   const run = streamAgent(dw, agentId, { text: question, resume: quick, ...options });
@@ -83,13 +85,19 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
       answerArtifactChunkChars: 12,
       a2aVersion: version,
     });
-    dw = await clientSpeaking(version, emu.url, apiKey);
+    dw = await clientSpeaking(version, emu.url, apiKey, {
+      fetch: (request) => {
+        if (new URL(request.url).pathname.endsWith('/stream')) onStreamRequest();
+        return fetch(request);
+      },
+    });
     const { events, answer } = await collect();
     // One event per stream event: the cut points below count in them.
     uncut = { answer, events };
   });
   afterAll(() => emu.close());
   afterEach(async () => {
+    onStreamRequest = () => {};
     emu.faults.clear();
     emu.clearRequests();
     await streamsClosed(emu);
@@ -234,18 +242,19 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
       emu.faults.add({ route: 'streamAgent', dropAfterEvents: 2, times: 1 });
       emu.faults.add({ route: 'streamAgent', status: 503, times: 1000 });
       const controller = new AbortController();
+      // The client's own fetch tells when each request to the stream endpoint starts: the abort comes
+      // as the first resume attempt starts, that is during the gap, however slowly the machine runs.
+      let started = 0;
+      let startedAfterAbort = 0;
+      onStreamRequest = () => {
+        if (controller.signal.aborted) startedAfterAbort++;
+        else if (++started === 2) queueMicrotask(() => controller.abort());
+      };
       const run = streamAgent(dw, agentId, {
         text: question,
         signal: controller.signal,
         resume: { initialDelayMs: 30, maxDelayMs: 30, maxAttempts: 1000 },
       });
-      // The abort comes once a resume attempt has reached the server, that is during the gap, however
-      // slowly the machine runs (a fixed delay after an event could land before the stream broke).
-      let reading = true;
-      const abortInGap = (async () => {
-        while (reading && methodsSent(emu).length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
-        controller.abort();
-      })();
       let caught: unknown;
       try {
         for await (const _event of run) {
@@ -254,15 +263,12 @@ describe.each(['0.3', '1.0'] as const)('over A2A %s', (version) => {
       } catch (error) {
         caught = error;
       }
-      reading = false;
-      await abortInGap;
       expect(caught).toBeInstanceOf(APIUserAbortError);
+      expect(started).toBe(2);
       // A request already on its way when the abort came may still land; none starts after it.
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const sent = methodsSent(emu).length;
-      expect(sent).toBeGreaterThan(1);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(methodsSent(emu)).toHaveLength(sent);
+      expect(startedAfterAbort).toBe(0);
+      await expect(run.finalAnswer()).rejects.toBeInstanceOf(APIUserAbortError);
+      expect(startedAfterAbort).toBe(0);
     });
 
     it('errors that are not breaks are not resumed', async () => {

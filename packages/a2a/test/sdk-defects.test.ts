@@ -93,6 +93,33 @@ async function drain(events: AsyncIterable<unknown>): Promise<Outcome> {
 /** The raw SDK's `message/stream` against the raw server. */
 const sdkStream = () => drain(sdkTransport().sendMessageStream(params));
 
+/**
+ * The SDK's transport with its fetch watched for the two things that close a stream's connection from
+ * the client: aborting the request, and cancelling the response body.
+ */
+function watchedTransport() {
+  const watch = { aborted: () => false, cancelled: false, body: undefined as ReadableStream | undefined };
+  const fetchImpl: typeof fetch = async (input, init) => {
+    const signal = init?.signal;
+    watch.aborted = () => signal?.aborted ?? false;
+    const response = await fetchWithKey(input, init);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    watch.body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await reader.read();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      cancel(reason) {
+        watch.cancelled = true;
+        return reader.cancel(reason);
+      },
+    });
+    return new Response(watch.body, response);
+  };
+  return { watch, transport: new JsonRpcTransport({ endpoint: endpoint(), fetchImpl }) };
+}
+
 /** This package's run against the raw server; the faults here are not the ones resuming is about. */
 const ourStream = (options: Omit<Parameters<typeof streamAgent>[2], 'text'> = {}) =>
   drain(streamAgent(dw, AGENT, { text: 'Hi', resume: false, ...options }));
@@ -199,9 +226,13 @@ describe('SDK defects, each shown in the raw SDK and handled by this package', (
       // Then nothing: the stream stays open until a side closes it.
     };
 
-    for await (const _event of sdkTransport().sendMessageStream(params)) break;
-    // The SDK released its reader without cancelling it: nothing tells the connection to close.
-    await sleep(300);
+    const { watch, transport } = watchedTransport();
+    for await (const _event of transport.sendMessageStream(params)) break;
+    // The SDK left its reader without cancelling the body or aborting the request: neither of the two
+    // events that would close the connection came, so it stays open until a side closes it.
+    expect(watch.body).toBeDefined();
+    expect(watch.cancelled).toBe(false);
+    expect(watch.aborted()).toBe(false);
     expect(server.openConnections).toBe(1);
     held?.end();
     await server.responseClosed();

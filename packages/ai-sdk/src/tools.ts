@@ -6,8 +6,8 @@ import {
   filtersSchema as filtersSchemaWith,
   type Passage,
   passageOf,
-  resolveOnce,
 } from '@dataworkz/client';
+import { resolveOnce } from '@dataworkz/client/internal';
 import { type Tool, tool } from 'ai';
 import { z } from 'zod';
 

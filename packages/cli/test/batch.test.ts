@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
+import { until } from '@dataworkz/measure';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bin, cliEnv, freshConfigDir } from './support/run-cli.js';
 import { runInProcess } from './support/run-in-process.js';
@@ -202,7 +203,7 @@ describe('batch mode', () => {
       },
     );
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    for (let i = 0; i < 500 && answerRequests(emu) < 4; i++) await new Promise((r) => setTimeout(r, 20));
+    await until(() => answerRequests(emu) >= 4, 'four questions asked');
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     const partial = readOutput(out);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
+import { until } from '@dataworkz/measure';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type OtlpReceiver, startOtlpReceiver } from './support/otlp-receiver.js';
 import { bin, cliEnv, runCli } from './support/run-cli.js';
@@ -87,10 +88,7 @@ describe('dataworkz with the OpenTelemetry variables', () => {
       });
       const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
       const asked = () => emu.requests.slice(before).some((request) => request.path.endsWith('/answer'));
-      for (let waited = 0; !asked() && waited < 20_000; waited += 20) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      expect(asked()).toBe(true);
+      await until(asked, 'the question asked', 20_000);
       child.kill('SIGINT');
       expect(await exited).toBe(130);
       const root = receiver

@@ -98,6 +98,11 @@ export class Dataworkz {
   /**
    * The typed openapi-fetch client underneath, for calls the methods do not cover. It sends the
    * credential and default headers and follows redirects safely, but neither retries nor throws.
+   *
+   * Its type is openapi-fetch's own `Client`, from the exact openapi-fetch version this package
+   * depends on (pinned, and released before its 1.0): a release of this package that moves to another
+   * openapi-fetch version may change `raw`'s types as openapi-fetch changed them, in a minor release.
+   * The methods above are the stable surface.
    */
   readonly raw: Client<paths>;
   /** The client's logger: lines below its `logLevel` are dropped, the rest prefixed `[dataworkz]`. */

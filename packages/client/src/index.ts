@@ -25,7 +25,6 @@ export {
   type Redactor,
   RedirectError,
   ResponseTooLargeError,
-  readErrorBody,
   UnprocessableEntityError,
 } from './core/errors.js';
 export type { Logger, LogLevel } from './core/logger.js';
@@ -38,7 +37,6 @@ export {
   type ResolveOptions,
   UnknownNameError,
 } from './core/names.js';
-export { serializePath, serializeQuery } from './core/params.js';
 export type { Fetch, RequestOptions, RetryEvent } from './core/request-options.js';
 export type { TokenProvider } from './core/token-provider.js';
 export { type DocumentSource, documentIdOf } from './document-id.js';
@@ -51,10 +49,8 @@ export {
 } from './filter.js';
 export { type FiltersSchemaZod, filtersSchema } from './filter-schema.js';
 export type { components, operations, paths } from './generated/schema.js';
-export { checkOptionKeys } from './internal/option-checks.js';
 export { type Passage, passageOf } from './passage.js';
 export { type Properties, parseProperties, serializeProperties } from './properties.js';
-export { resolveOnce } from './resolve-once.js';
 export type { Agents, CardOptions, RespondParams } from './resources/agents.js';
 export type { AnswerParams, DocumentParams, Qna, SearchParams } from './resources/qna.js';
 export type { APIResource } from './resources/resource.js';

@@ -9,6 +9,7 @@ import Dataworkz, {
   NotFoundError,
   RedirectError,
 } from '@dataworkz/client';
+import { until } from '@dataworkz/measure';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Handler, json, startServer, type TestServer } from './support/server.js';
 
@@ -498,7 +499,7 @@ describe('authorizedFetch', () => {
     server.reply(() => {});
     const controller = new AbortController();
     const pending = dw.authorizedFetch(`${server.url}/y`, { signal: controller.signal });
-    while (server.requests.length < 2) await new Promise((r) => setTimeout(r, 5));
+    await until(() => server.requests.length >= 2, 'the second request reached the server');
     controller.abort();
     await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
     await expect(

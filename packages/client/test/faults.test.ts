@@ -12,6 +12,7 @@ import Dataworkz, {
   RateLimitError,
   type RetryEvent,
 } from '@dataworkz/client';
+import { until } from '@dataworkz/measure';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FaultLedger } from './support/ledger.js';
 import { type Handler, json, startServer, type TestServer } from './support/server.js';
@@ -330,7 +331,7 @@ describe('abort', () => {
     });
     const controller = new AbortController();
     const call = client().qna.list({ signal: controller.signal });
-    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await until(() => server.requests.length > 0, 'the request reached the server');
     controller.abort();
     const error = await outcome('caller abort (pending)', call);
     expect(error).toBeInstanceOf(APIUserAbortError);
@@ -343,7 +344,7 @@ describe('abort', () => {
     });
     const controller = new AbortController();
     const call = client({ timeout: Number.POSITIVE_INFINITY }).qna.list({ signal: controller.signal });
-    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await until(() => server.requests.length > 0, 'the request reached the server');
     controller.abort();
     const error = await outcome('caller abort (pending, no time-out)', call);
     expect(error).toBeInstanceOf(APIUserAbortError);
@@ -363,7 +364,7 @@ describe('abort', () => {
     server.reply(json(503, {}, { 'retry-after': '30' }));
     const controller = new AbortController();
     const call = client().qna.list({ signal: controller.signal });
-    while (infos.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await until(() => infos.length > 0, 'the retry was logged');
     controller.abort();
     const error = await outcome('caller abort (retry wait)', call);
     expect(error).toBeInstanceOf(APIUserAbortError);

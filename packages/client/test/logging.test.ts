@@ -1,6 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { inspect } from 'node:util';
 import Dataworkz, { type Logger, type LogLevel } from '@dataworkz/client';
+import { until } from '@dataworkz/measure';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { json, startServer, type TestServer } from './support/server.js';
 
@@ -173,7 +173,7 @@ describe('secret hygiene', () => {
       const seen = server.requests.length;
       await run('timeout', () => dw.qna.list({ timeout: 100 }));
       // Both attempts' requests land before the next case queues its handlers (bounded wait).
-      for (let i = 0; i < 100 && server.requests.length < seen + 2; i++) await sleep(20);
+      await until(() => server.requests.length >= seen + 2, 'both attempts reached the server');
       await run('abort', () => dw.qna.list({ signal: AbortSignal.abort() }));
       server.reply(echo(404));
       await run('authorizedFetch 404', () => dw.authorizedFetch(`${server.url}/x`));

@@ -5,9 +5,9 @@ import {
   InvalidParameterError,
   NoAnsweringLlmError,
   passageOf,
-  resolveOnce,
   UnknownNameError,
 } from '@dataworkz/client';
+import { resolveOnce } from '@dataworkz/client/internal';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataFolder } from '../../emulator/test/support/data-folder.js';

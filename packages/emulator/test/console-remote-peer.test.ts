@@ -4,10 +4,10 @@
 // requests say about themselves (`Host: 127.0.0.1`, the console's `Origin`), only a valid key opens
 // the console's endpoints and the control routes to such a peer.
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { request } from 'node:http';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmulator, type Emulator, seed, startEmulator } from '@dataworkz/emulator';
+import { rawRequest } from '@dataworkz/measure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** The emulator's own key (the first), which its console's proxy adds for a browser on this machine. */
@@ -21,51 +21,25 @@ const outside = Object.values(networkInterfaces())
   .flat()
   .find((a) => a !== undefined && a.family === 'IPv4' && !a.internal)?.address;
 
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-}
-
-/** One request to 127.0.0.1 from `from`, with headers as written (Host included); read whole, or cut after 3 s. */
-function raw(
+/**
+ * One request to 127.0.0.1 from `from`, with headers as written (Host included); read whole, or cut
+ * after 3 s: an answer that streams (the live events) is what a refusal must not be, so what came is kept.
+ */
+const raw = (
   port: number,
   from: string | undefined,
   method: string,
   path: string,
   headers: Record<string, string>,
   body?: string,
-): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path,
-        headers: { host: `127.0.0.1:${port}`, ...headers },
-        setHost: false,
-        ...(from ? { localAddress: from } : {}),
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        const done = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
-        res.on('end', done);
-        // An answer that streams (the live events) is what a refusal must not be: keep what came.
-        setTimeout(() => {
-          req.destroy();
-          done();
-        }, 3000).unref();
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
+) =>
+  rawRequest(`http://127.0.0.1:${port}`, path, {
+    method,
+    headers: { host: `127.0.0.1:${port}`, ...headers },
+    cutAfterMs: 3000,
+    ...(from ? { localAddress: from } : {}),
+    ...(body === undefined ? {} : { body }),
   });
-}
 
 /** The headers the console's own page sends from a browser, as a program can write them too. */
 const pageLike = (port: number) => ({

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { CassetteEntry } from '../src/cassette/har.js';
 import { DriftQueue } from '../src/node/record/drift-queue.js';
 
@@ -31,16 +31,24 @@ describe('the drift queue', () => {
   });
 
   it('runs them on the next turn of the loop once a request is sent on, and after a pause anyway', async () => {
-    const { checked, checker } = counting();
-    const queue = new DriftQueue(checker, () => {});
-    queue.add(entry, '/api/a');
-    queue.waiting();
-    expect(checked).toEqual([]);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(checked).toEqual(['/api/a']);
-    queue.add(entry, '/api/b');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(checked).toEqual(['/api/a', '/api/b']);
+    // The pause on a fake clock, so that "not yet" and "now" are each a fact, however slow the machine.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const { checked, checker } = counting();
+      const queue = new DriftQueue(checker, () => {});
+      queue.add(entry, '/api/a');
+      queue.waiting();
+      expect(checked).toEqual([]);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(checked).toEqual(['/api/a']);
+      queue.add(entry, '/api/b');
+      vi.advanceTimersByTime(9);
+      expect(checked).toEqual(['/api/a']);
+      vi.advanceTimersByTime(1);
+      expect(checked).toEqual(['/api/a', '/api/b']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('hands a failed check to onError and goes on with the others', () => {

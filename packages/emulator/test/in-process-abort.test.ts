@@ -1,6 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createEmulator } from '@dataworkz/emulator';
+import { until } from '@dataworkz/measure';
 import { expect, it } from 'vitest';
 
 // A collection forced from inside the test, as a loaded process would run one on its own.
@@ -16,9 +17,7 @@ it('an abort reaches an in-process call held by a fault’s latency, even after 
       headers: { authorization: 'SSWS k' },
       signal: controller.signal,
     });
-    for (let turn = 0; turn < 200 && emu.requests.length === 0; turn++) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    await until(() => emu.requests.length > 0, 'the request reached the emulator');
     expect(emu.requests).toHaveLength(1);
     collectGarbage();
     await new Promise((resolve) => setTimeout(resolve, 0));

@@ -27,6 +27,15 @@ interface Echo {
   body: string;
 }
 
+/** A promise with its resolve, for an event that happens once. */
+function happening(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => {};
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
 /** A deployment under `/base`: echoes requests, streams two events on demand, and holds a stream open. */
 function deployment() {
   let release: () => void = () => {};
@@ -39,6 +48,8 @@ function deployment() {
   });
   /** Bytes of `/base/api/flood` the connection has taken so far. */
   let flooded = 0;
+  /** The flood's events: the first write the connection did not take at once, and half of it taken. */
+  const flood = { blocked: happening(), half: happening() };
   /** Every request target the deployment received. */
   const seen: string[] = [];
   const handler = async (req: IncomingMessage, res: ServerResponse) => {
@@ -52,7 +63,11 @@ function deployment() {
       const piece = Buffer.alloc(64 * 1024, 120);
       while (flooded < floodBytes) {
         flooded += piece.length;
-        if (!res.write(piece)) await once(res, 'drain');
+        if (flooded >= floodBytes / 2) flood.half.resolve();
+        if (!res.write(piece)) {
+          flood.blocked.resolve();
+          await once(res, 'drain');
+        }
       }
       res.end();
       return;
@@ -92,7 +107,15 @@ function deployment() {
     ]);
     res.end(text);
   };
-  return { handler, release, holdClosed, flooded: () => flooded, seen };
+  return {
+    handler,
+    release,
+    holdClosed,
+    flooded: () => flooded,
+    floodBlocked: flood.blocked.promise,
+    floodHalf: flood.half.promise,
+    seen,
+  };
 }
 
 async function listen(server: Server, scheme: 'http' | 'https'): Promise<string> {
@@ -305,10 +328,16 @@ describe('record mode, what the deployment receives and the caller gets', () => 
     try {
       const response = await fetch(`${recorder.url}/api/flood`, { headers: auth });
       const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-      // The caller reads nothing for a second: the deployment is made to wait long before it has sent all
-      // (what the connections' buffers hold, a few MiB), not read on into the recorder's memory.
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      expect(fake.flooded()).toBeLessThan(floodBytes / 2);
+      // The caller reads nothing: the deployment is made to wait long before it has sent all (what the
+      // connections' buffers hold, a few MiB), not read on into the recorder's memory. From the first
+      // write it has to wait on, the event that would say otherwise is half the flood taken: a
+      // recorder reading on into memory takes that in milliseconds on loopback, so a second is watched.
+      await fake.floodBlocked;
+      const half = await Promise.race([
+        fake.floodHalf.then(() => true),
+        new Promise<false>((resolve) => setTimeout(resolve, 1000, false)),
+      ]);
+      expect(half, `the deployment sent ${fake.flooded()} of ${floodBytes} bytes unread`).toBe(false);
       let bytes = 0;
       for (let next = await reader.read(); !next.done; next = await reader.read()) bytes += next.value.length;
       expect(bytes).toBe(floodBytes);

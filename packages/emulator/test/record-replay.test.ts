@@ -9,6 +9,7 @@ import {
   seed,
   startEmulator,
 } from '@dataworkz/emulator';
+import { streamRequest } from '@dataworkz/measure';
 import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -23,23 +24,6 @@ let dir: string;
 let deployment: Emulator;
 let recorder: Emulator;
 let cassettePath: string;
-
-/** An A2A `message/stream` request, its ids fresh on every call as a client makes them. */
-function streamRequest(text: string): string {
-  return JSON.stringify({
-    jsonrpc: '2.0',
-    id: crypto.randomUUID(),
-    method: 'message/stream',
-    params: {
-      message: {
-        kind: 'message',
-        role: 'user',
-        messageId: crypto.randomUUID(),
-        parts: [{ kind: 'text', text }],
-      },
-    },
-  });
-}
 
 async function readEvents(response: Response): Promise<unknown[]> {
   const events: unknown[] = [];

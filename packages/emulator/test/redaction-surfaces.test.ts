@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { type Cassette, type Emulator, startEmulator } from '@dataworkz/emulator';
+import { until } from '@dataworkz/measure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   credentialForms,
@@ -108,11 +109,6 @@ function tableQuery(): string {
   return new URLSearchParams(pairs).toString();
 }
 
-/** Resolves once `done()` holds, checking after each turn of the event loop's timers. */
-async function until(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
-}
-
 /** Reads a response's text as it comes until it ends or is aborted. */
 async function readAll(response: Response, sink: (text: string) => void): Promise<void> {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
@@ -155,7 +151,10 @@ async function record(
   await calls(recorder);
   const report = recorder.drift;
   // The state event that follows the last exchange carries the drift of every one of them.
-  await until(() => events.includes(`"drift":{"responses":${report?.responses}`));
+  await until(
+    () => events.includes(`"drift":{"responses":${report?.responses}`),
+    'the drift report on the live events',
+  );
   abort.abort();
   await reading;
   await recorder.close();
@@ -340,7 +339,7 @@ describe('the console of an emulator that serves the API itself', () => {
       ids.map(async (id) => (await fetch(`${emu.url}/console/api/log/${id}`, { headers: page })).text()),
     );
     // Each entry's event as it ended (a stream's after its last event).
-    await until(() => events.split('"state":"done"').length > 2);
+    await until(() => events.split('"state":"done"').length > 2, 'both states done on the live events');
     abort.abort();
     await reading;
     for (const output of [list, ...details, events]) {

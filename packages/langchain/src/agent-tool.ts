@@ -1,5 +1,6 @@
 import { askAgent, type StreamAgentOptions, type TaskUpdate } from '@dataworkz/a2a';
-import { type Dataworkz, resolveOnce } from '@dataworkz/client';
+import type { Dataworkz } from '@dataworkz/client';
+import { resolveOnce } from '@dataworkz/client/internal';
 import { dispatchCustomEvent } from '@langchain/core/callbacks/dispatch';
 import { tool } from '@langchain/core/tools';
 import { z } from 'zod';

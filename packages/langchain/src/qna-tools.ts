@@ -1,4 +1,5 @@
-import { type Dataworkz, type FilterExpression, resolveOnce } from '@dataworkz/client';
+import type { Dataworkz, FilterExpression } from '@dataworkz/client';
+import { resolveOnce } from '@dataworkz/client/internal';
 import type { Document } from '@langchain/core/documents';
 import { tool } from '@langchain/core/tools';
 import { z } from 'zod';

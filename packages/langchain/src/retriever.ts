@@ -1,4 +1,5 @@
-import { type Dataworkz, type FilterExpression, type Properties, resolveOnce } from '@dataworkz/client';
+import type { Dataworkz, FilterExpression, Properties } from '@dataworkz/client';
+import { resolveOnce } from '@dataworkz/client/internal';
 import type { Document } from '@langchain/core/documents';
 import { BaseRetriever, type BaseRetrieverInput } from '@langchain/core/retrievers';
 import { type PassageMetadata, toPassageDocument } from './documents.js';

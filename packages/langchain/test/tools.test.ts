@@ -9,6 +9,7 @@ import {
   TASK_UPDATE_EVENT,
   type TaskUpdateEventData,
 } from '@dataworkz/langchain';
+import { until } from '@dataworkz/measure';
 import type { Document } from '@langchain/core/documents';
 import { type AIMessage, AIMessageChunk, type ToolMessage } from '@langchain/core/messages';
 import { RunnableLambda } from '@langchain/core/runnables';
@@ -169,11 +170,11 @@ describe('an agent as a tool', () => {
         { id: 'call-1', name: agent.name, args: { text: 'Where is order 1001?' }, type: 'tool_call' },
         { signal: controller.signal },
       );
-      for (let i = 0; i < 200 && slow.openStreams === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      await until(() => slow.openStreams > 0, 'the agent stream opened');
       expect(slow.openStreams).toBe(1);
       controller.abort();
       await expect(run).rejects.toThrow(/abort/i);
-      for (let i = 0; i < 200 && slow.openStreams > 0; i++) await new Promise((r) => setTimeout(r, 10));
+      await until(() => slow.openStreams === 0, 'the agent stream closed');
       expect(slow.openStreams).toBe(0);
     } finally {
       await slow.close();

@@ -1,4 +1,5 @@
-import { type Dataworkz, type RequestOptions, resolveOnce } from '@dataworkz/client';
+import type { Dataworkz, RequestOptions } from '@dataworkz/client';
+import { resolveOnce } from '@dataworkz/client/internal';
 
 /**
  * Which QnA systems and agents the server exposes: all of the account's, or only those listed, each

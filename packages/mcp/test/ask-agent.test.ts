@@ -1,4 +1,5 @@
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
+import { until } from '@dataworkz/measure';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Connection, connectHttp, connectStdio } from './support/connect.js';
@@ -10,19 +11,6 @@ function structuredOf(result: unknown): Record<string, unknown> {
   const call = result as CallToolResult;
   expect(call.isError ?? false, JSON.stringify(call.content)).toBe(false);
   return call.structuredContent as Record<string, unknown>;
-}
-
-async function streamsClosed(emu: Emulator): Promise<void> {
-  // The emulator counts a stream closed once its socket closes, a few ticks after the abort.
-  for (let tries = 0; emu.openStreams > 0 && tries < 1000; tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-async function streamOpened(emu: Emulator): Promise<void> {
-  for (let tries = 0; emu.openStreams === 0 && tries < 2000; tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 describe.each([
@@ -112,12 +100,13 @@ describe.each([
         undefined,
         { signal: controller.signal },
       );
-      await streamOpened(slow);
+      await until(() => slow.openStreams > 0, 'the agent stream opened');
       expect(slow.openStreams).toBe(1);
       controller.abort();
       await expect(call).rejects.toThrow(/abort/i);
       // Steps are 30 s apart: the stream can only close this soon because the server closed it.
-      await streamsClosed(slow);
+      // The emulator counts a stream closed once its socket closes, a few ticks after the abort.
+      await until(() => slow.openStreams === 0, 'the agent stream closed');
       expect(slow.openStreams).toBe(0);
     } finally {
       await slowConnection.close();

@@ -1,4 +1,5 @@
-import { type Dataworkz, excerpt, type Redactor, readErrorBody } from '@dataworkz/client';
+import { type Dataworkz, excerpt, type Redactor } from '@dataworkz/client';
+import { readErrorBody } from '@dataworkz/client/internal';
 import { type Context, context } from '@opentelemetry/api';
 import { type JsonRpcError, jsonRpcError, NotAStreamError } from '../errors.js';
 import { type SseBodyLimits, sseBody } from './sse-body.js';

@@ -1,4 +1,5 @@
 import type { EmulatorControls } from '@dataworkz/emulator';
+import { until } from '@dataworkz/measure';
 
 /** The JSON-RPC methods the emulator's agent stream endpoint received, oldest first. */
 export function methodsSent(emu: EmulatorControls): string[] {
@@ -7,15 +8,16 @@ export function methodsSent(emu: EmulatorControls): string[] {
     .map((request) => (JSON.parse(request.body) as { method: string }).method);
 }
 
-// The emulator counts a stream open or closed as its socket opens or closes, a few ticks after the client.
-const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+// The emulator counts a stream open or closed as its socket opens or closes, a few ticks after the
+// client. Bounded, so a stream never opened or never closed fails the test that waits instead of hanging
+// the suite.
 
 /** Resolves once the emulator has an agent stream open. */
-export async function streamOpened(emu: EmulatorControls): Promise<void> {
-  while (emu.openStreams === 0) await tick();
+export function streamOpened(emu: { readonly openStreams: number }): Promise<void> {
+  return until(() => emu.openStreams > 0, 'a stream open');
 }
 
 /** Resolves once every agent stream of the emulator is closed. */
-export async function streamsClosed(emu: EmulatorControls): Promise<void> {
-  while (emu.openStreams > 0) await tick();
+export function streamsClosed(emu: { readonly openStreams: number }): Promise<void> {
+  return until(() => emu.openStreams === 0, 'every stream closed');
 }

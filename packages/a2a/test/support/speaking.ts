@@ -1,5 +1,5 @@
 import { getAgentCard } from '@dataworkz/a2a';
-import { Dataworkz } from '@dataworkz/client';
+import { type ClientOptions, Dataworkz } from '@dataworkz/client';
 import { seed } from '@dataworkz/emulator';
 
 /**
@@ -11,8 +11,9 @@ export async function clientSpeaking(
   version: '0.3' | '1.0',
   baseUrl: string,
   apiKey: string,
+  options: Omit<ClientOptions, 'baseUrl' | 'apiKey'> = {},
 ): Promise<Dataworkz> {
-  const dw = new Dataworkz({ baseUrl, apiKey, maxRetries: 0 });
+  const dw = new Dataworkz({ baseUrl, apiKey, maxRetries: 0, ...options });
   if (version === '1.0') {
     for (const agent of Object.values(seed.agents)) await getAgentCard(dw, agent.agentId);
   }

@@ -1,16 +1,13 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Exit, runToExit } from '@dataworkz/measure';
 
 export const bin = fileURLToPath(new URL('../../bin/dataworkz.js', import.meta.url));
 
-export interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+/** How a run of the CLI ended: its exit code, stdout and stderr. */
+export type CliResult = Exit;
 
 /** A fresh, empty configuration folder, so no test sees another's profiles. */
 export function freshConfigDir(): string {
@@ -22,22 +19,9 @@ export function freshConfigDir(): string {
  * PATH), stdin from `input` (closed when absent) and stdout/stderr as pipes.
  */
 export function runCli(args: string[], env: Record<string, string>, input?: string): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: { PATH: process.env.PATH ?? '', ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
+  return runToExit(process.execPath, [bin, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    ...(input === undefined ? {} : { input }),
   });
 }
 
