@@ -1,4 +1,4 @@
-import { escapedPattern, MIN_SECRET_LENGTH, plainForms, utf8Bytes } from './forms.js';
+import { escapedPattern, MIN_SECRET_LENGTH, plainForms, utf8Bytes, utf16Forms } from './forms.js';
 import { isSecretName } from './names.js';
 
 /** What every redacted value becomes. */
@@ -12,6 +12,18 @@ export const SCRUB_MARGIN_BYTES = 16 * 1024;
 
 /** Headers whose value is a URL: its query and fragment are judged by name, like a request's. */
 const urlHeaders = new Set(['location', 'content-location', 'refresh']);
+
+/** Headers whose value is a media type: its parameters are judged by name. */
+const mediaTypeHeaders = new Set(['content-type', 'accept']);
+
+/**
+ * A run of text that may be percent-encoded (a path, a query, a form value): no white space and no
+ * quote, which end a token in the texts a secret rides in (JSON strings, headers, log lines).
+ */
+const percentRun = /[^\s"'<>\\%]*(?:%[0-9A-Fa-f]{2}[^\s"'<>\\%]*)+/g;
+
+/** One media-type parameter (RFC 9110 §5.6.6): `; name=token` or `; name="quoted string"`. */
+const mediaParameter = /;\s*([^\s;=]+)\s*=\s*("(?:[^"\\]|\\.)*"?|[^;]*)/g;
 
 /** Headers that keep their scheme (`SSWS [redacted]`): which kind of credential was sent is worth seeing. */
 const schemeHeaders = new Set(['authorization', 'proxy-authorization']);
@@ -34,6 +46,7 @@ const mayNameSecret = /key|token|secret|pass|credential|sig|jwt|dpop|cookie|auth
 export class Redaction {
   readonly #known: string[];
   readonly #forms: string[];
+  #byteForms: string[] | undefined;
   #escaped: RegExp | undefined;
 
   constructor(secrets: Iterable<string | undefined>) {
@@ -45,8 +58,24 @@ export class Redaction {
     this.#known = known.sort((a, b) => b.length - a.length);
   }
 
-  /** Text with every form of every secret replaced. */
+  /**
+   * Text with every form of every secret replaced: written plainly, escaped, or percent-encoded in part
+   * (`%64wk-...`: a run of text that holds a secret once decoded is replaced by its decoded, redacted
+   * reading). Names are text too: a header, a parameter or a member named by a secret loses it.
+   */
   text(text: string): string {
+    let out = this.#plain(text);
+    if (this.#known.length > 0 && out.includes('%')) {
+      out = out.replace(percentRun, (run) => {
+        const decoded = percentDecoded(run);
+        const clean = this.#plain(decoded);
+        return clean === decoded ? run : clean;
+      });
+    }
+    return out;
+  }
+
+  #plain(text: string): string {
     let out = text;
     for (const form of this.#forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
     // Escapes could spell a secret a plain search misses (`\u0064`, `\/`): only then the slower pattern,
@@ -104,7 +133,28 @@ export class Redaction {
       return scheme ? `${scheme} ${REDACTED}` : REDACTED;
     }
     if (isSecretName(lower)) return REDACTED;
+    if (mediaTypeHeaders.has(lower)) return this.mediaType(value);
     return urlHeaders.has(lower) ? this.url(value) : this.text(value);
+  }
+
+  /**
+   * A media type (`Content-Type`, a HAR `mimeType`): parameters under secret names redacted, every
+   * secret replaced in the rest (the type, the names and values of the other parameters).
+   */
+  mediaType(value: string): string {
+    const scrubbed = this.text(value);
+    if (!value.includes('=')) return scrubbed;
+    return scrubbed.replace(mediaParameter, (whole, name: string) =>
+      isSecretName(name) ? `${whole.slice(0, whole.indexOf('=') + 1)}${REDACTED}` : whole,
+    );
+  }
+
+  /**
+   * An \`application/x-www-form-urlencoded\` body: fields under secret names redacted, every secret
+   * replaced in the rest, names included.
+   */
+  form(text: string): string {
+    return this.#parameters(text);
   }
 
   /**
@@ -128,9 +178,13 @@ export class Redaction {
     for (let i = 0; i < bytes.length; i += 0x8000) {
       binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
     }
+    // Each form as UTF-8, and each secret as UTF-16 in either byte order.
+    this.#byteForms ??= [
+      ...this.#forms.map((form) => latin1Of(utf8Bytes(form))),
+      ...this.#known.flatMap(utf16Forms),
+    ].sort((a, b) => b.length - a.length);
     let out = binary;
-    for (const form of this.#forms) {
-      const raw = latin1Of(utf8Bytes(form));
+    for (const raw of this.#byteForms) {
       if (out.includes(raw)) out = out.split(raw).join(REDACTED);
     }
     if (out === binary) return bytes;
@@ -183,6 +237,25 @@ export class Redaction {
       out[key] = walked;
     }
     return changed ? out : value;
+  }
+}
+
+/**
+ * A run of text with each `%XX` read as the byte it encodes, the bytes read as UTF-8 (a sequence that
+ * is not UTF-8 becomes U+FFFD: the rest still reads).
+ */
+function percentDecoded(run: string): string {
+  try {
+    return decodeURIComponent(run);
+  } catch {
+    const bytes: number[] = [];
+    for (let i = 0; i < run.length; i++) {
+      if (run[i] === '%' && /^[0-9A-Fa-f]{2}$/.test(run.slice(i + 1, i + 3))) {
+        bytes.push(Number.parseInt(run.slice(i + 1, i + 3), 16));
+        i += 2;
+      } else bytes.push(...utf8Bytes(run[i] as string));
+    }
+    return new TextDecoder().decode(new Uint8Array(bytes));
   }
 }
 
