@@ -20,7 +20,7 @@ export function plainForms(secret: string): string[] {
   }
   // UTF-16 read as UTF-8 or Latin-1 (a body whose charset was not read): a NUL between the characters
   // of an ASCII secret, whichever the byte order.
-  if (/^[\x01-\x7f]+$/.test(secret)) forms.add([...secret].join('\0'));
+  if ([...secret].every((c) => c > '\0' && c < '\x80')) forms.add([...secret].join('\0'));
   return [...forms];
 }
 
