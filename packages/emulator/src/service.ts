@@ -15,6 +15,7 @@ import { FaultList } from './http/faults.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { RequestRecorder } from './http/recorder.js';
 import { operationIds } from './http/router.js';
+import { StreamSlots } from './http/stream-slots.js';
 import { callAgentLegacy } from './legacy/call-agent.js';
 import type { Limits } from './limits.js';
 import type { Log } from './logger.js';
@@ -118,6 +119,7 @@ export function createService(settings: Settings, additions: ServiceAdditions = 
     for (const listener of listeners) listener();
   };
   const faults = new FaultList(changed);
+  const streamSlots = new StreamSlots(limits.maxConcurrentStreams, changed);
   for (const rule of settings.faults) faults.add(rule);
   const recorder = new RequestRecorder(limits);
   let rateLimiter = new RateLimiter(limits.rateLimit, limits.rateLimitBurst);
@@ -163,7 +165,7 @@ export function createService(settings: Settings, additions: ServiceAdditions = 
         speed: replay?.speed,
         ignore: replay?.ignore,
         limits,
-        streamsChanged: changed,
+        slots: streamSlots,
       });
     }
     const dataset = seededDataset(settings.dataset);
@@ -179,7 +181,7 @@ export function createService(settings: Settings, additions: ServiceAdditions = 
       { ...limits, stepDelayMs: settings.a2a.stepDelayMs, answerChunkChars: settings.a2a.answerChunkChars },
       log,
       settings.a2a.version,
-      changed,
+      streamSlots,
     );
     builtState = state;
     return operationsFor(state, a2a, questions, limits);
@@ -204,7 +206,7 @@ export function createService(settings: Settings, additions: ServiceAdditions = 
   const exportState = async () => collectState(await stateParts());
   // The state the emulator was started from (`import`), which a reset returns to.
   let startedFrom: EmulatorState | undefined;
-  const openStreams = () => (a2a?.openStreams ?? 0) + (replayer?.openStreams ?? 0);
+  const openStreams = () => streamSlots.open;
   const modeName: ModeStatus['mode'] = recording ? 'recording' : cassette ? 'replaying' : 'emulating';
   const console_ = additions.console;
 

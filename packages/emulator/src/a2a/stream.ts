@@ -1,7 +1,7 @@
 import type { AgentDefinition } from '../agents/model.js';
-import { tooManyStreams } from '../http/errors.js';
 import type { Exchange } from '../http/exchange.js';
 import { checkJsonDepth } from '../http/json-body.js';
+import type { StreamSlots } from '../http/stream-slots.js';
 import type { Limits } from '../limits.js';
 import type { Log } from '../logger.js';
 import { unref } from '../neutral/timers.js';
@@ -19,7 +19,6 @@ export interface StreamLimits
   extends Pick<
     Limits,
     | 'streamTimeoutMs'
-    | 'maxConcurrentStreams'
     | 'maxTextLength'
     | 'maxJsonDepth'
     | 'maxTurnsPerContext'
@@ -47,7 +46,6 @@ export class A2AServer {
   private sdkModule: Promise<typeof Sdk> | undefined;
   readonly tasks: TaskMemory;
   readonly conversations: ConversationStore;
-  private streams = 0;
 
   constructor(
     private readonly state: ServiceState,
@@ -56,16 +54,11 @@ export class A2AServer {
     private readonly log: Log,
     /** The A2A version the agents speak: v0.3 (the service's), or v1.0 on the SDK's v1 server. */
     readonly version: '0.3' | '1.0' = '0.3',
-    /** Hears of each stream that opens or ends. */
-    private readonly streamsChanged: () => void = () => {},
+    /** The emulator's open-stream slots, which replayed streams share. */
+    private readonly slots: StreamSlots,
   ) {
     this.tasks = new TaskMemory(limits);
     this.conversations = new ConversationStore(limits);
-  }
-
-  /** Streams open right now. */
-  get openStreams(): number {
-    return this.streams;
   }
 
   private executorFor(agent: AgentDefinition): DataworkzAgentExecutor {
@@ -140,15 +133,31 @@ export class A2AServer {
       this.version === '1.0'
         ? V1_STREAMING_METHODS.has(request.method)
         : sdk.isStreamingMethod(request.method);
-    if (streaming && this.openStreams >= this.limits.maxConcurrentStreams) throw tooManyStreams();
+    // The slot is taken here, as the request is admitted, and given back however the request ends.
+    const release = streaming ? this.slots.reserve() : undefined;
+    try {
+      await this.answer(ex, agent, new StreamCaller(llm), sdk, request);
+    } finally {
+      release?.();
+    }
+  }
+
+  /** A request admitted: the SDK's handler (or its v1 transport) answers it, a stream event by event. */
+  private async answer(
+    ex: Exchange,
+    agent: AgentDefinition,
+    caller: StreamCaller,
+    sdk: typeof Sdk,
+    request: RpcRequest,
+  ): Promise<void> {
     if (this.version === '1.0') {
-      await this.handleV1(ex, agent, new StreamCaller(llm), request);
+      await this.handleV1(ex, agent, caller, request);
       return;
     }
     const extensionHeader = sdk.HTTP_EXTENSION_HEADER.toLowerCase();
     const context = new sdk.ServerCallContext(
       sdk.Extensions.parseServiceParameter(ex.headers[extensionHeader]),
-      new StreamCaller(llm),
+      caller,
     );
     const rpc = this.rpcFor(sdk, agent, ex.origin);
     const outcome = await rpc.call(request, context);
@@ -206,8 +215,6 @@ export class A2AServer {
     frame: (value: unknown) => unknown,
     failure: (error: unknown) => unknown,
   ) {
-    this.streams += 1;
-    this.streamsChanged();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const stopped = new Promise<'stop'>((resolve) => {
       timer = setTimeout(() => resolve('stop'), this.limits.streamTimeoutMs);
@@ -226,8 +233,6 @@ export class A2AServer {
       ex.reply.event(failure(error));
     } finally {
       clearTimeout(timer);
-      this.streams -= 1;
-      this.streamsChanged();
       // The run goes on without this client: the SDK's generator is read to its end in the background,
       // so the task store keeps following the run and its event bus stays open until the final event,
       // for a tasks/resubscribe to pick up. (Ending the generator would drop both at the next event.)

@@ -1,6 +1,7 @@
 import type { Answer } from '../http/answer.js';
-import { errorBody, tooManyStreams } from '../http/errors.js';
+import { errorBody } from '../http/errors.js';
 import { checkJsonDepth } from '../http/json-body.js';
+import { StreamSlots } from '../http/stream-slots.js';
 import { defaultLimits, type Limits } from '../limits.js';
 import { utf8 } from '../neutral/bytes.js';
 import { unref } from '../neutral/timers.js';
@@ -18,8 +19,8 @@ export interface ReplayOptions {
   ignore?: readonly string[] | undefined;
   /** Open streams at once (429 past it), a stream's longest life, a request body's deepest nesting. */
   limits?: ReplayLimits | undefined;
-  /** Hears of each replayed stream that opens or ends. */
-  streamsChanged?: (() => void) | undefined;
+  /** The emulator's open-stream slots, which emulated streams share; by default the replayer's own. */
+  slots?: StreamSlots | undefined;
 }
 
 /** Headers that described the recorded transfer, not this one. */
@@ -45,12 +46,11 @@ export class Replayer {
   private readonly matcher: CassetteMatcher;
   private readonly speed: number;
   private readonly limits: ReplayLimits;
-  private readonly streamsChanged: () => void;
-  private streams = 0;
+  private readonly slots: StreamSlots;
 
   constructor(cassette: Cassette, options: ReplayOptions = {}) {
     this.limits = options.limits ?? defaultLimits;
-    this.streamsChanged = options.streamsChanged ?? (() => {});
+    this.slots = options.slots ?? new StreamSlots(this.limits.maxConcurrentStreams);
     checkCassette(cassette, 'the cassette', this.limits.maxJsonDepth);
     const speed = options.speed ?? 1;
     if (!(typeof speed === 'number' && speed >= 0 && Number.isFinite(speed))) {
@@ -58,11 +58,6 @@ export class Replayer {
     }
     this.speed = speed;
     this.matcher = new CassetteMatcher(cassette.log.entries, options.ignore ?? defaultIgnored);
-  }
-
-  /** Replayed streams open right now. */
-  get openStreams(): number {
-    return this.streams;
   }
 
   replay(method: string, target: string, body: string, onGone: (listener: () => void) => void): Replayed {
@@ -101,19 +96,17 @@ export class Replayer {
    * streams until the stream ends, the client leaves or `streamTimeoutMs` passes, whichever is first.
    */
   private eventStream(events: readonly CassetteEvent[], onGone: (listener: () => void) => void) {
-    if (this.streams >= this.limits.maxConcurrentStreams) throw tooManyStreams();
+    // Taken in the same turn as the request's match: a burst cannot pass the check before it counts.
+    const release = this.slots.reserve();
     const { speed } = this;
     const timeoutMs = this.limits.streamTimeoutMs;
-    this.streams += 1;
-    this.streamsChanged();
     let ended = false;
     let wake = () => {};
     const end = () => {
       if (ended) return;
       ended = true;
       clearTimeout(deadline);
-      this.streams -= 1;
-      this.streamsChanged();
+      release();
       wake();
     };
     const deadline = setTimeout(end, timeoutMs);
