@@ -43,7 +43,7 @@ export function eventsOf(text: string): CapturedEvent[] {
 /** Events written back as an event stream, one field a line, each data line its own `data:`. */
 export function eventStreamText(events: readonly CapturedEvent[]): string {
   let out = '';
-  for (const { event, id, data } of events) out += eventText({ event, id, data });
+  for (const event of events) out += eventText(event);
   return out;
 }
 

@@ -1,6 +1,6 @@
 import { isSecretName, presentedCredentials, REDACTED, Redaction } from '@dataworkz/redaction';
 import type { CapturedBody } from './body.js';
-import { eventStreamText } from './events.js';
+import { type CapturedEvent, eventStreamText } from './events.js';
 import { multipartText } from './forms.js';
 
 /** Headers as sent: names and values, a repeated header repeated. */
@@ -70,11 +70,7 @@ export function redactBody(body: CapturedBody, redaction: Redaction): CapturedBo
     case 'events':
       return {
         ...body,
-        events: body.events.map((e) => ({
-          ...(e.event === undefined ? {} : { event: redaction.text(e.event) }),
-          ...(e.id === undefined ? {} : { id: redaction.text(e.id) }),
-          data: redaction.body(e.data),
-        })),
+        events: body.events.map((event) => redactEvent(event, redaction)),
       };
     case 'form':
       return {
@@ -99,6 +95,16 @@ export function redactBody(body: CapturedBody, redaction: Redaction): CapturedBo
         })),
       };
   }
+}
+
+/** One event redacted: every field scrubbed, its data read as a body (a JSON payload's members judged). */
+export function redactEvent<E extends CapturedEvent>(event: E, redaction: Redaction): E {
+  return {
+    ...event,
+    ...(event.event === undefined ? {} : { event: redaction.text(event.event) }),
+    ...(event.id === undefined ? {} : { id: redaction.text(event.id) }),
+    data: redaction.body(event.data),
+  };
 }
 
 /** A (redacted) body written back as text: what a surface shows or stores of it. */

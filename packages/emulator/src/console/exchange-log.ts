@@ -10,6 +10,7 @@ import {
   headerPairs,
   headerRecordOf,
   redactBody,
+  redactEvent,
   redactHeaderList,
 } from '../capture/redact.js';
 import type { Answer } from '../http/answer.js';
@@ -236,12 +237,7 @@ function eventsWatch(entry: LoggedExchange, redaction: Redaction, max: number): 
   const decoder = new TextDecoder();
   const reader = new EventReader((event) => {
     if (entry.responseBody.length >= max) return;
-    const [redacted] = (
-      redactBody({ kind: 'events', size: 0, cut: false, events: [event] }, redaction) as {
-        events: [typeof event];
-      }
-    ).events;
-    entry.responseBody = cut(entry.responseBody + eventText(redacted), max);
+    entry.responseBody = cut(entry.responseBody + eventText(redactEvent(event, redaction)), max);
   });
   return {
     chunk: (bytes) => reader.feed(decoder.decode(bytes, { stream: true })),
