@@ -263,8 +263,23 @@ export function excerpt(text: string, max: number): string {
  * arrived before the break. Reading stops at the limit, so a huge or endless body costs nothing more.
  */
 export async function readErrorBody(response: Response, redact: Redactor = keepAsIs): Promise<unknown> {
+  const charset = charsetOf(response.headers.get('content-type'));
+  if (charset === undefined) {
+    await response.body?.cancel().catch(() => {});
+    return 'The body is not shown: its charset is not one this runtime reads, so it cannot be checked for secrets.';
+  }
   // Read past what is kept, so a credential the cut would split is read whole and removed.
-  const { text } = await readBoundedText(response.body, MAX_ERROR_BODY_CHARS + SCRUB_MARGIN_BYTES, true);
+  const { text } = await readBoundedText(
+    response.body,
+    MAX_ERROR_BODY_CHARS + SCRUB_MARGIN_BYTES,
+    true,
+    charset,
+  );
+  // UTF-16 labelled as something else (or not at all) reads as text with NULs between its characters:
+  // neither its members nor every form of a secret could be judged in it.
+  if (text.includes('\0')) {
+    return 'The body is not shown: it holds NUL characters (a charset other than the one declared), so it cannot be checked for secrets.';
+  }
   const parsed = text.length <= MAX_ERROR_BODY_CHARS ? parseBody(text) : text;
   const clean = redact(parsed);
   return typeof clean === 'string' && clean.length > MAX_ERROR_BODY_CHARS
@@ -280,6 +295,19 @@ export async function readErrorBody(response: Response, redact: Redactor = keepA
 export async function errorFromResponse(response: Response, redact: Redactor = keepAsIs): Promise<APIError> {
   const body = await readErrorBody(response, redact);
   return redact(APIError.generate(response.status, body, response.headers));
+}
+
+/**
+ * The charset a `Content-Type` names (`charset=utf-16le`, any case, quoted or not), UTF-8 when it
+ * names none; undefined when this runtime cannot decode it.
+ */
+function charsetOf(contentType: string | null): string | undefined {
+  const label = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1] ?? 'utf-8';
+  try {
+    return new TextDecoder(label).encoding;
+  } catch {
+    return undefined;
+  }
 }
 
 /** JSON when the text parses as JSON, the text itself otherwise. */
