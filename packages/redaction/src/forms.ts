@@ -79,7 +79,7 @@ function unicodeEscape(char: string): string {
   return out;
 }
 
-function escapeRegExp(text: string): string {
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
 

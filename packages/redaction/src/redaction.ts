@@ -1,4 +1,11 @@
-import { escapedPattern, MIN_SECRET_LENGTH, plainForms, utf8Bytes, utf16Forms } from './forms.js';
+import {
+  escapedPattern,
+  escapeRegExp,
+  MIN_SECRET_LENGTH,
+  plainForms,
+  utf8Bytes,
+  utf16Forms,
+} from './forms.js';
 import { isSecretName } from './names.js';
 
 /** What every redacted value becomes. */
@@ -35,7 +42,7 @@ const schemeHeaders = new Set(['authorization', 'proxy-authorization']);
 const declarations = new Set(['securitySchemes', 'security']);
 
 /** What a JSON text must contain for one of its members to have a secret name. */
-const mayNameSecret = /key|token|secret|pass|credential|sig|jwt|dpop|cookie|auth|session|\\u/i;
+const mayNameSecret = /key|token|secret|pass|pwd|credential|sig|jwt|dpop|cookie|auth|session|bearer|\\u/i;
 
 /**
  * The redaction policy, set up for a list of secrets (the credentials a caller presented, a server's
@@ -135,6 +142,25 @@ export class Redaction {
     if (isSecretName(lower)) return REDACTED;
     if (mediaTypeHeaders.has(lower)) return this.mediaType(value);
     return urlHeaders.has(lower) ? this.url(value) : this.text(value);
+  }
+
+  /**
+   * A header's name: every secret replaced as in any text, and in any case too (header names are
+   * case-insensitive: a Fetch API `Headers` hands them on in lower case).
+   */
+  headerName(name: string): string {
+    const out = this.text(name);
+    // As it is, and percent-decoded: in lower case, `%4C` and `%4c` read alike.
+    for (const reading of [out, percentDecoded(out)]) {
+      const lower = reading.toLowerCase();
+      if (!this.#known.some((secret) => lower.includes(secret.toLowerCase()))) continue;
+      let redacted = reading;
+      for (const secret of this.#known) {
+        redacted = redacted.replace(new RegExp(escapeRegExp(secret), 'gi'), REDACTED);
+      }
+      return redacted;
+    }
+    return out;
   }
 
   /**

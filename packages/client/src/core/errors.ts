@@ -263,7 +263,15 @@ export function excerpt(text: string, max: number): string {
  * arrived before the break. Reading stops at the limit, so a huge or endless body costs nothing more.
  */
 export async function readErrorBody(response: Response, redact: Redactor = keepAsIs): Promise<unknown> {
-  const charset = charsetOf(response.headers.get('content-type'));
+  const contentType = response.headers.get('content-type');
+  const essence = /^\s*([^;\s]*)/.exec(contentType ?? '')?.[1]?.toLowerCase() ?? '';
+  // Framings whose fields only a parser of their own could judge by name: an event stream's events,
+  // a multipart body's parts. An error is read for its message, which neither carries.
+  if (essence === 'text/event-stream' || essence.startsWith('multipart/')) {
+    await response.body?.cancel().catch(() => {});
+    return `The body is not shown: ${essence} is not read for an error, so it cannot be checked for secrets.`;
+  }
+  const charset = charsetOf(contentType);
   if (charset === undefined) {
     await response.body?.cancel().catch(() => {});
     return 'The body is not shown: its charset is not one this runtime reads, so it cannot be checked for secrets.';
@@ -280,7 +288,7 @@ export async function readErrorBody(response: Response, redact: Redactor = keepA
   if (text.includes('\0')) {
     return 'The body is not shown: it holds NUL characters (a charset other than the one declared), so it cannot be checked for secrets.';
   }
-  const parsed = text.length <= MAX_ERROR_BODY_CHARS ? parseBody(text) : text;
+  const parsed = text.length <= MAX_ERROR_BODY_CHARS ? parseBody(text, essence) : text;
   const clean = redact(parsed);
   return typeof clean === 'string' && clean.length > MAX_ERROR_BODY_CHARS
     ? clean.slice(0, MAX_ERROR_BODY_CHARS)
@@ -310,9 +318,21 @@ function charsetOf(contentType: string | null): string | undefined {
   }
 }
 
-/** JSON when the text parses as JSON, the text itself otherwise. */
-function parseBody(text: string): unknown {
+/**
+ * JSON when the text parses as JSON, a form's fields (`name: value`, a repeated name's values in a
+ * list) when it is `application/x-www-form-urlencoded`, so the redaction judges them by name; the
+ * text itself otherwise.
+ */
+function parseBody(text: string, essence: string): unknown {
   if (text.length === 0) return text;
+  if (essence === 'application/x-www-form-urlencoded') {
+    const fields: Record<string, string | string[]> = {};
+    for (const [name, value] of new URLSearchParams(text)) {
+      const seen = Object.hasOwn(fields, name) ? fields[name] : undefined;
+      fields[name] = seen === undefined ? value : [seen, value].flat();
+    }
+    return fields;
+  }
   try {
     return JSON.parse(text);
   } catch {

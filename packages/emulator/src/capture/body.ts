@@ -1,6 +1,6 @@
 import { sha256Hex } from '#digests';
 import { type CapturedEvent, eventsOf } from './events.js';
-import { type CapturedPart, formFields, multipartParts } from './forms.js';
+import { type CapturedPart, multipartParts } from './forms.js';
 import { isEventStream, isTextual, type MediaType } from './media-type.js';
 import { decodeText } from './text.js';
 
@@ -12,7 +12,8 @@ export type CapturedBody =
   | { kind: 'empty'; size: 0 }
   | { kind: 'text'; size: number; cut: boolean; json: boolean; text: string }
   | { kind: 'events'; size: number; cut: boolean; events: CapturedEvent[] }
-  | { kind: 'form'; size: number; cut: boolean; fields: [string, string][] }
+  /** An `application/x-www-form-urlencoded` body: its text as sent, its fields judged by name when redacted. */
+  | { kind: 'form'; size: number; cut: boolean; text: string }
   | { kind: 'multipart'; size: number; boundary: string; parts: CapturedPart[] }
   | {
       kind: 'unreadable';
@@ -73,7 +74,7 @@ export function captureBody(input: BodyInput): CapturedBody {
   const { text } = decoded;
   if (isEventStream(type)) return { kind: 'events', size, cut, events: eventsOf(text) };
   if (type.essence === 'application/x-www-form-urlencoded') {
-    return { kind: 'form', size, cut, fields: formFields(text) };
+    return { kind: 'form', size, cut, text };
   }
   const start = text.trimStart()[0];
   const json = /json/.test(type.essence) || start === '{' || start === '[';

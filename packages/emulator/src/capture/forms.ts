@@ -13,11 +13,6 @@ export interface CapturedPart {
   sha256?: string;
 }
 
-/** The fields of an `application/x-www-form-urlencoded` body, in order, names and values decoded. */
-export function formFields(text: string): [string, string][] {
-  return [...new URLSearchParams(text)];
-}
-
 /**
  * The parts of a `multipart/form-data` body (@remix-run/multipart-parser), each read as text by its own
  * charset; undefined when the body does not parse as one (no boundary, a broken framing).

@@ -34,7 +34,7 @@ export function exchangeRedaction(
 
 /** Headers redacted, names and values: a name that holds a secret loses it too. */
 export function redactHeaderList(list: HeaderList, redaction: Redaction): [string, string][] {
-  return list.map(([name, value]) => [redaction.text(name), redaction.header(name, value)]);
+  return list.map(([name, value]) => [redaction.headerName(name), redaction.header(name, value)]);
 }
 
 /** Headers as one record, names in lower case, a repeated header's values joined with `, `. */
@@ -73,13 +73,8 @@ export function redactBody(body: CapturedBody, redaction: Redaction): CapturedBo
         events: body.events.map((event) => redactEvent(event, redaction)),
       };
     case 'form':
-      return {
-        ...body,
-        fields: body.fields.map(([name, value]) => [
-          redaction.text(name),
-          isSecretName(name) ? REDACTED : redaction.body(value),
-        ]),
-      };
+      // Read as sent and decoded alike: a `+` is a space once decoded, and a secret's base64 has `+`.
+      return { ...body, text: redaction.form(body.text) };
     case 'multipart':
       return {
         ...body,
@@ -119,7 +114,7 @@ export function bodyText(body: CapturedBody): string {
     case 'events':
       return eventStreamText(body.events);
     case 'form':
-      return new URLSearchParams(body.fields).toString();
+      return body.text;
     case 'multipart':
       return multipartText(body.parts, body.boundary);
   }
