@@ -118,20 +118,6 @@ export class Redaction {
     return walked === parsed ? scrubbed : JSON.stringify(walked);
   }
 
-  /**
-   * Server-Sent Events text: every field of every event scrubbed (`id:`, `event:`, comments), and each
-   * `data:` line read as a body (a JSON payload has its secret-named members redacted).
-   */
-  eventStream(text: string): string {
-    return text
-      .split('\n')
-      .map((line) => {
-        const data = /^data: ?/.exec(line);
-        return data ? data[0] + this.body(line.slice(data[0].length)) : this.text(line);
-      })
-      .join('\n');
-  }
-
   /** One header's value: `[redacted]` under a secret name (`Authorization` keeps its scheme), else scrubbed. */
   header(name: string, value: string): string {
     const lower = name.toLowerCase();

@@ -115,7 +115,7 @@ export const caseArb: fc.Arbitrary<Case> = fc.record({
 });
 
 /** The key written in the case's form. */
-export function written(c: Case): string {
+function written(c: Case): string {
   const { key } = c;
   const hex = (ch: string) => `%${ch.charCodeAt(0).toString(16).padStart(2, '0')}`;
   switch (c.form) {
@@ -139,7 +139,7 @@ export function written(c: Case): string {
 }
 
 /** A value under a secret name: never the key, so only its name can give it away. */
-export const hiddenOf = (c: Case) => `hidden-${c.key.slice(3, 11)}-value`;
+const hiddenOf = (c: Case) => `hidden-${c.key.slice(3, 11)}-value`;
 
 /** JSON text as bytes in the case's charset, with the `Content-Type` that says so (or does not). */
 function inCharset(json: string, c: Case, extra = ''): { type: string; bytes: Buffer } {

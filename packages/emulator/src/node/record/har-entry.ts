@@ -160,7 +160,7 @@ function timedEvents(
   return events.map(({ time, ...event }) => ({ time: round(time), ...redactEvent(event, redaction) }));
 }
 
-export function round(ms: number): number {
+function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
 
