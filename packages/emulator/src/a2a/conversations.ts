@@ -46,6 +46,25 @@ export class ConversationStore {
     this.kept.set(key(agentId, contextId), kept, utf8Length(JSON.stringify(kept)));
   }
 
+  /**
+   * Adds a task's turns to the conversation as it stands when the task ends, not as it stood when the
+   * task began: tasks of one context that run at once each keep their turns (the most recent
+   * `maxTurnsPerContext` of all). `earlier` are the turns to start from when the context has none
+   * kept (a continued task carries its own exchange, should the conversation have been forgotten).
+   */
+  append(agentId: string, contextId: string, turns: readonly Turn[], earlier: readonly Turn[] = []): void {
+    const now = this.read(agentId, contextId);
+    const before = now.turns.length > 0 ? now.turns : earlier;
+    this.write(agentId, contextId, { turns: [...before, ...turns], contextValues: now.contextValues });
+  }
+
+  /** Adds provided values to the context's own, as they stand now (later values of a name win). */
+  provide(agentId: string, contextId: string, values: Record<string, unknown>): void {
+    const now = this.read(agentId, contextId);
+    // Spread, not Object.assign: a `__proto__` key must stay a value, never become the prototype.
+    this.write(agentId, contextId, { turns: now.turns, contextValues: { ...now.contextValues, ...values } });
+  }
+
   /** Forgets every conversation (a reset). */
   clear(): void {
     this.kept.clear();

@@ -92,12 +92,10 @@ export class DataworkzAgentExecutor implements AgentExecutor {
         ctx.task && conversation.turns.length === 0 ? turnsOf(ctx.task, userMessage) : conversation.turns;
       if (!llm) throw new AgentRunError('No LLM was selected for this request');
       if (extensionActive) {
+        const provided = readProvidedValues(userMessage, this.extensionUri);
         // Spread, not Object.assign: a `__proto__` key must stay a value, never become the prototype.
-        conversation.contextValues = {
-          ...conversation.contextValues,
-          ...readProvidedValues(userMessage, this.extensionUri),
-        };
-        this.conversations.write(this.agent.agentId, contextId, conversation);
+        conversation.contextValues = { ...conversation.contextValues, ...provided };
+        this.conversations.provide(this.agent.agentId, contextId, provided);
       }
       const outcome = await runAgent(
         this.agent,
@@ -107,8 +105,13 @@ export class DataworkzAgentExecutor implements AgentExecutor {
       );
       // A refused resolution with no text leaves no user words to remember.
       const heard = outcome.heard ? [{ by: 'USER' as const, text: outcome.heard }] : [];
-      conversation.turns = [...history, ...heard, { by: 'AI', text: outcome.answer }];
-      this.conversations.write(this.agent.agentId, contextId, conversation);
+      // Added to the conversation as it stands now: other tasks of the context may have ended meanwhile.
+      this.conversations.append(
+        this.agent.agentId,
+        contextId,
+        [...heard, { by: 'AI', text: outcome.answer }],
+        history,
+      );
       if (outcome.state === 'completed') await this.streamAnswer(taskId, contextId, outcome.answer, bus);
       const parts: Message['parts'] = [{ kind: 'text', text: outcome.answer }];
       if (this.agent.structuredResponse && outcome.structuredOutput) {

@@ -88,7 +88,8 @@ export const creator = { name: '@dataworkz/emulator', version: '1' };
 
 /** Name/value pairs as a record, names in lower case, repeated names joined with `, `. */
 export function headerRecord(pairs: readonly HarNameValue[]): Record<string, string> {
-  const out: Record<string, string> = {};
+  // An own-key map: a recorded header named `constructor` or `__proto__` is kept as any other is.
+  const out: Record<string, string> = Object.create(null);
   for (const { name, value } of pairs) {
     const key = name.toLowerCase();
     out[key] = out[key] === undefined ? value : `${out[key]}, ${value}`;

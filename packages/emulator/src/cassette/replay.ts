@@ -79,7 +79,7 @@ export class Replayer {
 
   private answerOf(entry: CassetteEntry, onGone: (listener: () => void) => void): Answer {
     const { response } = entry;
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = Object.create(null);
     for (const [name, value] of Object.entries(headerRecord(response.headers))) {
       if (!transferHeaders.has(name)) headers[name] = value;
     }

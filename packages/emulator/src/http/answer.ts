@@ -29,7 +29,8 @@ export function toResponse(answer: Answer): Response {
   const list = answer.headerList;
   return new Response(empty ? null : (body as Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null), {
     status,
-    headers: list ? pairsOf(list) : headers,
+    // As pairs: Node's Fetch API reads a record through a plain object, dropping a header named `__proto__`.
+    headers: list ? pairsOf(list) : Object.entries(headers),
   });
 }
 

@@ -29,10 +29,21 @@ const OPEN_SQUARE = 0x5b;
 const OPEN_CURLY = 0x7b;
 const CLOSE_SQUARE = 0x5d;
 const CLOSE_CURLY = 0x7d;
+const COMMA = 0x2c;
 
 /** Whether JSON text opens more than `maxDepth` arrays or objects at once; one pass, no recursion. */
 export function nestsDeeperThan(text: string, maxDepth: number): boolean {
+  return tooDeepMember(text, maxDepth) !== undefined;
+}
+
+/**
+ * Where JSON text first opens more than `maxDepth` arrays or objects at once, as the index of the
+ * member of its outermost array or object that holds that point (0 for the first); undefined when it
+ * never does. One pass, no recursion: it judges text no parser has walked yet.
+ */
+export function tooDeepMember(text: string, maxDepth: number): number | undefined {
   let depth = 0;
+  let member = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -43,10 +54,12 @@ export function nestsDeeperThan(text: string, maxDepth: number): boolean {
       inString = true;
     } else if (c === OPEN_SQUARE || c === OPEN_CURLY) {
       depth += 1;
-      if (depth > maxDepth) return true;
+      if (depth > maxDepth) return member;
     } else if (c === CLOSE_SQUARE || c === CLOSE_CURLY) {
       depth -= 1;
+    } else if (c === COMMA && depth === 1) {
+      member += 1;
     }
   }
-  return false;
+  return undefined;
 }

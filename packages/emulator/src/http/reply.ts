@@ -13,8 +13,9 @@ class DroppedConnection extends TypeError {
   }
 }
 
+/** The headers as text, in an own-key map: a header named `__proto__` or `constructor` is a header like any other. */
 const textHeaders = (headers: Headers): Record<string, string> => {
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = Object.create(null);
   for (const name in headers) out[name] = String(headers[name]);
   return out;
 };
@@ -105,11 +106,45 @@ export class Reply {
     this.outlet.closing.close();
   }
 
-  /** Answers with a whole answer made elsewhere (a replayed one): its headers over the exchange's own. */
+  /**
+   * Answers with a whole answer made elsewhere (a replayed one): its headers over the exchange's own,
+   * and the fault rule, if any, applied as to an answer of the emulated service.
+   */
   answer(answer: Answer): void {
     if (this.finished) return;
-    this.outlet.start({ ...answer, headers: { ...textHeaders(this.baseHeaders), ...answer.headers } });
-    if (!(answer.body instanceof ReadableStream)) this.outlet.closing.close();
+    const { body } = answer;
+    if (this.fault) {
+      if (body instanceof ReadableStream) void this.relayEvents(answer.status, answer.headers, body);
+      else {
+        const type = answer.headers['content-type'] ?? 'application/octet-stream';
+        this.send(answer.status, type, body ?? '', answer.headers);
+      }
+      return;
+    }
+    this.outlet.start({ ...answer, headers: textHeaders({ ...this.baseHeaders, ...answer.headers }) });
+    if (!(body instanceof ReadableStream)) this.outlet.closing.close();
+  }
+
+  /** A stream made elsewhere, sent on through the fault rule chunk by chunk (each chunk one whole event). */
+  private async relayEvents(
+    status: number,
+    headers: Record<string, string>,
+    body: ReadableStream<Uint8Array>,
+  ): Promise<void> {
+    const reader = body.getReader();
+    this.outlet.closing.on(() => {
+      reader.cancel().catch(() => {});
+    });
+    this.startStream(headers, status);
+    try {
+      for (let next = await reader.read(); !next.done; next = await reader.read()) {
+        if (!this.frame(next.value)) break;
+      }
+    } catch {
+      // The source failed: the caller sees the stream end where it stands.
+    } finally {
+      this.endStream();
+    }
   }
 
   /** Answers with a deployment's answer, passed on as it came (recording): none of the exchange's own headers. */
@@ -127,7 +162,7 @@ export class Reply {
   }
 
   /** Starts a Server-Sent Events response. */
-  startStream(headers: Headers = {}): void {
+  startStream(headers: Headers = {}, status = 200): void {
     if (this.finished) return;
     const body = new ReadableStream<Uint8Array>({
       start: (controller) => {
@@ -148,14 +183,18 @@ export class Reply {
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
-    this.outlet.start({ status: 200, headers: all, body });
+    this.outlet.start({ status, headers: all, body });
   }
 
   /** Writes one SSE event whose data is `value` as JSON; false once the stream is gone. */
   event(value: unknown): boolean {
+    return this.frame(utf8(`data: ${JSON.stringify(value)}\n\n`));
+  }
+
+  /** Writes one whole SSE event, through the fault rule; false once the stream is gone. */
+  private frame(frame: Uint8Array): boolean {
     const stream = this.stream;
     if (!stream || this.ended || this.outlet.closing.closed) return false;
-    const frame = utf8(`data: ${JSON.stringify(value)}\n\n`);
     this.streamEvents += 1;
     const cutAfter = this.fault?.dropAfterEvents;
     // A connection lost between two events: the reader has every event before it, whole.

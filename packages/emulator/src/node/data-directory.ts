@@ -1,4 +1,4 @@
-import { readdir, readFile, realpath } from 'node:fs/promises';
+import { readdir, realpath } from 'node:fs/promises';
 import { basename, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { stableId } from '../data/ids.js';
 import type {
@@ -11,6 +11,8 @@ import type {
 } from '../data/model.js';
 import { own } from '../data/own.js';
 import { extractText } from '../documents/extract-text.js';
+import { fromUtf8 } from '../neutral/bytes.js';
+import { FileRefusal, readRegularFile } from './regular-file.js';
 
 /** `dataworkz.json` in a data folder: the QnA systems it defines. */
 interface DataConfig {
@@ -51,13 +53,13 @@ export interface DataDirectory {
 export async function loadDataDirectory(dir: string, account: Account): Promise<DataDirectory> {
   const root = await realFolder(resolve(dir));
   let config: DataConfig = {};
+  const configPath = join(root, 'dataworkz.json');
   try {
-    config = JSON.parse(await readFile(join(root, 'dataworkz.json'), 'utf8')) as DataConfig;
+    config = JSON.parse(fromUtf8(await readDataFile(root, configPath, 'dataworkz.json'))) as DataConfig;
   } catch (error) {
+    if (error instanceof DataDirectoryError) throw error;
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw new DataDirectoryError(
-        `Cannot read ${join(root, 'dataworkz.json')}: ${(error as Error).message}`,
-      );
+      throw new DataDirectoryError(`Cannot read ${configPath}: ${(error as Error).message}`);
     }
   }
   const systems = config.systems?.length ? config.systems : [{}];
@@ -77,10 +79,7 @@ export async function loadDataDirectory(dir: string, account: Account): Promise<
     for (const file of entries) {
       const format = own(formatsByExtension, extname(file).toLowerCase());
       if (!format) continue;
-      const path = await realpath(join(folder, file));
-      if (!isWithin(root, path))
-        throw new DataDirectoryError(`${join(spec.folder ?? '.', file)} links outside the data folder`);
-      const bytes = new Uint8Array(await readFile(path));
+      const bytes = await readDataFile(root, join(folder, file), join(spec.folder ?? '.', file));
       const meta = (spec.documents && own(spec.documents, file)) ?? {};
       const paragraphs = extractText(format, bytes)
         .split(/\n\s*\n/)
@@ -113,6 +112,24 @@ export async function loadDataDirectory(dir: string, account: Account): Promise<
   }
   return { systems: result, replaceSeededSystems: config.replaceSeededSystems === true };
 }
+
+/**
+ * A file of the data folder, its links resolved and the result inside the folder; a FIFO or a device
+ * there is refused at once instead of waited on.
+ */
+async function readDataFile(root: string, path: string, shown: string): Promise<Uint8Array> {
+  const real = await realpath(path);
+  if (!isWithin(root, real)) throw new DataDirectoryError(`${shown} links outside the data folder`);
+  try {
+    return await readRegularFile(real, maxDataFileBytes);
+  } catch (error) {
+    if (error instanceof FileRefusal) throw new DataDirectoryError(`${shown} ${error.message}`);
+    throw error;
+  }
+}
+
+/** Node's largest buffer on every platform it runs on: a larger file cannot be read at all. */
+const maxDataFileBytes = 2 ** 31 - 1;
 
 /** A folder with every symbolic link resolved, so containment is decided on where files really are. */
 async function realFolder(folder: string): Promise<string> {

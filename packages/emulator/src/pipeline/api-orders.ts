@@ -15,6 +15,11 @@ import {
   takeRateToken,
 } from './api-steps.js';
 
+// The three orders share their first steps: whatever answers a request, the credentials and the body
+// are judged alike, a fault in force applies, then the caller's rate limit. A user who injects a 503
+// into a replayed test gets it; a fault's or the rate limit's answer is the emulator's own (a recording
+// never holds it).
+
 /**
  * Emulating: credentials are checked first but refused only after a fault applies (faults reach
  * callers with any credentials); the request is heard once its body is in.
@@ -32,31 +37,39 @@ const emulateOrder: readonly ApiStep[] = [
 ];
 
 /**
- * Replaying: the credentials emulating asks for (code that sends a wrong key fails on replay as it
- * would there), then the cassette; a request it lacks goes on to the emulated service when the
- * fallback emulates.
+ * Replaying: emulating's order, the cassette answering before the emulated service. The credentials
+ * are those emulating asks for (code that sends a wrong key fails on replay as it would there); a
+ * request the cassette lacks gets the miss, or the emulated service's answer when the fallback emulates.
  */
 const replayOrder: readonly ApiStep[] = [
   checkCredentials,
   readBody,
-  refuseBadBody,
-  refuseBadCredentials,
   hear,
-  replayCassette,
+  refuseBadBody,
+  answerPreflight,
   injectFault,
+  refuseBadCredentials,
   takeRateToken,
+  replayCassette,
   runOperation,
 ];
 
-/** Recording: a fault in force answers first; else the deployment answers, judging the credentials itself. */
-const recordOrder: readonly ApiStep[] = [injectFault, forwardToDeployment];
+/**
+ * Recording: a fault in force, then the rate limit (which spares the deployment as it would the
+ * emulator), then the deployment, which judges the credentials and answers every method, preflight
+ * requests included.
+ */
+const recordOrder: readonly ApiStep[] = [injectFault, takeRateToken, forwardToDeployment];
+
+const orders: Record<Mode['kind'], readonly ApiStep[]> = {
+  emulate: emulateOrder,
+  replay: replayOrder,
+  record: recordOrder,
+};
 
 /** The order a request takes: its mode's for API requests, emulating's for every other path. */
 export function orderOf(mode: Mode, call: ApiCall): readonly ApiStep[] {
-  if (!call.isApi) return emulateOrder;
-  if (mode.kind === 'record') return recordOrder;
-  if (mode.kind === 'replay' && call.incoming.method !== 'OPTIONS') return replayOrder;
-  return emulateOrder;
+  return call.isApi ? orders[mode.kind] : emulateOrder;
 }
 
 /** Runs the steps in turn until one answers. */

@@ -3,7 +3,10 @@ import type { Limits } from '../limits.js';
 import { type EmulatorState, StateFormatError, stateFormat, stateVersion } from './snapshot.js';
 
 /** The limits an imported record is held to: those the API enforces on what it is sent. */
-export type StateLimits = Pick<Limits, 'maxTextLength'>;
+export type StateLimits = Pick<
+  Limits,
+  'maxTextLength' | 'maxJsonDepth' | 'maxConversationBytes' | 'maxTaskBytes' | 'maxQuestionBytes'
+>;
 
 /** The parts of a state that have a file each. */
 export type StatePart = Exclude<keyof EmulatorState, 'format' | 'version' | 'exportedAt'>;
