@@ -6,6 +6,7 @@ import {
   utf8Bytes,
   utf16Forms,
 } from './forms.js';
+import { redactMembers } from './members.js';
 import { isSecretName } from './names.js';
 
 /** What every redacted value becomes. */
@@ -40,6 +41,9 @@ const schemeHeaders = new Set(['authorization', 'proxy-authorization']);
  * `securitySchemes: {sswsApiKey: {...}, bearerJwt: {...}}`): a declaration, public by design.
  */
 const declarations = new Set(['securitySchemes', 'security']);
+
+/** What a JSON text must contain to declare security schemes (see `declarations`). */
+const mayDeclare = /"security(?:Schemes)?"/;
 
 /** What a JSON text must contain for one of its members to have a secret name. */
 const mayNameSecret = /key|token|secret|pass|pwd|credential|sig|jwt|dpop|cookie|auth|session|bearer|\\u/i;
@@ -106,6 +110,9 @@ export class Redaction {
   body(text: string): string {
     const scrubbed = this.text(text);
     if (!mayNameSecret.test(scrubbed)) return scrubbed;
+    // Secret names are judged in the text itself, unless it declares security schemes, whose names
+    // (a declaration, public by design) only a walk of the parsed value can tell apart.
+    if (!mayDeclare.test(scrubbed)) return redactMembers(scrubbed, isSecretName, `"${REDACTED}"`) ?? scrubbed;
     let parsed: unknown;
     try {
       parsed = JSON.parse(scrubbed);
