@@ -28,10 +28,10 @@ describe('secret-named members redacted in the text', () => {
 
   it('match the walk of the parsed value, compact or indented, escaped or not', () => {
     fc.assert(
-      fc.property(json, fc.constantFrom(0, 2), fc.boolean(), (value, indent, escape) => {
+      fc.property(json, fc.constantFrom(0, 2), fc.boolean(), (value, indent, escapeLetters) => {
         let text = JSON.stringify(value, null, indent);
         // Escapes a JSON writer may use: `\u` for letters of names and values alike.
-        if (escape) text = text.replaceAll('k', '\\u006b').replaceAll('\\\\u006b', '\\\\k');
+        if (escapeLetters) text = text.replaceAll('k', '\\u006b').replaceAll('\\\\u006b', '\\\\k');
         let parsed: unknown;
         try {
           parsed = JSON.parse(text);
