@@ -78,9 +78,11 @@ export class Redaction {
     let out = this.#plain(text);
     if (this.#known.length > 0 && out.includes('%')) {
       out = out.replace(percentRun, (run) => {
-        const decoded = percentDecoded(run);
-        const clean = this.#plain(decoded);
-        return clean === decoded ? run : clean;
+        for (const decoded of percentReadings(run)) {
+          const clean = this.#plain(decoded);
+          if (clean !== decoded) return clean;
+        }
+        return run;
       });
     }
     return out;
@@ -144,7 +146,7 @@ export class Redaction {
   headerName(name: string): string {
     const out = this.text(name);
     // As it is, and percent-decoded: in lower case, `%4C` and `%4c` read alike.
-    for (const reading of [out, percentDecoded(out)]) {
+    for (const reading of [out, ...percentReadings(out)]) {
       const lower = reading.toLowerCase();
       if (!this.#known.some((secret) => lower.includes(secret.toLowerCase()))) continue;
       let redacted = reading;
@@ -257,6 +259,17 @@ export class Redaction {
     }
     return changed ? out : value;
   }
+}
+
+/** A run's percent-decoded readings, once, twice, three times at most (`%2564wk-...`), while it changes. */
+function percentReadings(run: string): string[] {
+  const readings: string[] = [];
+  let decoded = run;
+  while (readings.length < 3 && /%[0-9A-Fa-f]{2}/.test(decoded)) {
+    decoded = percentDecoded(decoded);
+    readings.push(decoded);
+  }
+  return readings;
 }
 
 /**

@@ -140,6 +140,10 @@ describe('the forms issue 47 left out', () => {
       expect(leaks(redaction.text(text)), text).toEqual([]);
     }
     expect(redaction.text(`/api/qna/v1/systems/${partly}`)).toBe('/api/qna/v1/systems/[redacted]');
+    // Encoded twice, and three times.
+    const twice = partly.replace('%', '%25');
+    expect(redaction.text(`/x/${twice}`)).toBe('/x/[redacted]');
+    expect(redaction.text(`/x/${twice.replace('%', '%25')}`)).toBe('/x/[redacted]');
     expect(redaction.text('/api/qna/v1/systems/a%20b')).toBe('/api/qna/v1/systems/a%20b');
   });
 

@@ -40,6 +40,7 @@ const forms = [
   'raw',
   'percent-encoded',
   'percent-encoded in part',
+  'percent-encoded twice',
   'base64',
   'base64url',
   'base64 of SSWS <key>',
@@ -126,6 +127,10 @@ function written(c: Case): string {
     case 'percent-encoded in part': {
       const i = c.at % key.length;
       return `${key.slice(0, i)}${hex(key[i] as string)}${key.slice(i + 1)}`;
+    }
+    case 'percent-encoded twice': {
+      const i = c.at % key.length;
+      return `${key.slice(0, i)}${hex(key[i] as string).replace('%', '%25')}${key.slice(i + 1)}`;
     }
     case 'base64':
       return btoa(key);
