@@ -296,6 +296,20 @@ describe('every other limit under 2,000 requests at once', () => {
     expect(tooDeep.maxSampled).toBe(0);
   });
 
+  it('refuses every question past maxTextLength', async () => {
+    const emu = createEmulator({ apiKeys: [key], limits: { maxTextLength: 100 } });
+    const systemId = seed.systems.productDocs.systemId;
+    const long = encodeURIComponent(`How do I reset my password ${'x'.repeat(200)}?`);
+    const query = `questionText=${long}&llmProviderId=${seed.llms.productDocsSystem}`;
+    const { statuses, maxSampled } = await inProcessBurst(
+      total,
+      () => emu.fetch(`${base}/api/qna/v1/systems/${systemId}/answer?${query}`, { headers: inProcessAuth }),
+      async () => (await emu.exportState()).questions.length,
+    );
+    expect(countOf(statuses, 400)).toBe(total);
+    expect(maxSampled).toBe(0);
+  });
+
   it('admits at most the burst, and the rate for the time the burst took, past rateLimit', async () => {
     const rateLimit = 1;
     const rateLimitBurst = 10;
