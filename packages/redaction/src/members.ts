@@ -8,7 +8,7 @@
  */
 
 /** The words a secret name holds (see names.ts), and an escape, which could spell one. */
-const secretWord = /key|token|secret|pass|pwd|credential|sig|jwt|dpop|cookie|auth|session|bearer|\\/gi;
+const secretWord = /key|token|secret|passw|passp|pwd|credential|sig|jwt|dpop|cookie|auth|session|bearer|\\/gi;
 
 /**
  * The text with the value of every member `isSecret` names replaced by `replacement` (a JSON string),
