@@ -46,7 +46,8 @@ const declarations = new Set(['securitySchemes', 'security']);
 const mayDeclare = /"security(?:Schemes)?"/;
 
 /** What a JSON text must contain for one of its members to have a secret name. */
-const mayNameSecret = /key|token|secret|passw|passp|pwd|credential|sig|jwt|dpop|cookie|auth|session|bearer|\\u/i;
+const mayNameSecret =
+  /key|token|secret|passw|passp|pwd|credential|sig|jwt|dpop|cookie|auth|session|bearer|\\u/i;
 
 /**
  * The redaction policy, set up for a list of secrets (the credentials a caller presented, a server's
