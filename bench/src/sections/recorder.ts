@@ -118,6 +118,7 @@ export async function measureRecorder(request: RecorderRequest): Promise<Section
     ],
     notes: [
       'The recorder writes its cassette to a temporary file as it runs; the measured calls include that.',
+      'The capture row times the recording of one large answer alone: it runs after the caller has the answer.',
     ],
   };
 }
