@@ -1,7 +1,7 @@
 import { type Redaction, SCRUB_MARGIN_BYTES } from '@dataworkz/redaction';
 import { BoundedStore } from '../bounded-store.js';
 import { type CapturedBody, type ContentDecoder, captureBody } from '../capture/body.js';
-import { EventReader, eventText } from '../capture/events.js';
+import { EventReader, eventStreamText, eventText } from '../capture/events.js';
 import { isEventStream, mediaTypeOf } from '../capture/media-type.js';
 import {
   bodyText,
@@ -13,6 +13,7 @@ import {
   redactEvent,
   redactHeaderList,
 } from '../capture/redact.js';
+import type { CassetteEntry } from '../cassette/har.js';
 import type { Answer } from '../http/answer.js';
 import { utf8 } from '../neutral/bytes.js';
 
@@ -206,8 +207,11 @@ export class ExchangeLog {
         entry.state = 'streaming';
         this.emit(entry);
         const coded = (record['content-encoding'] ?? '').trim() !== '';
-        const watch =
-          isEventStream(type) && !coded
+        const { recorded } = answer;
+        // A recorded exchange is captured and redacted once, for the cassette: the log shows that record.
+        const watch = recorded
+          ? recordWatch(entry, recorded, max)
+          : isEventStream(type) && !coded
             ? eventsWatch(entry, answerRedaction, max)
             : wholeWatch(entry, cap, (bytes, size) => {
                 entry.responseBody = shown(redactBody(capture(bytes, size), answerRedaction), max);
@@ -223,10 +227,52 @@ export class ExchangeLog {
   }
 }
 
-/** What the log keeps of a streamed body as it passes: each chunk, then its end. */
+/** What the log keeps of a streamed body as it passes: each chunk, then its end (settled once kept). */
 interface StreamWatch {
   chunk(bytes: Uint8Array): void;
-  end(): void;
+  end(): void | Promise<void>;
+}
+
+/**
+ * A recorded exchange: nothing read as it passes; once it is over, its bodies as the cassette's entry
+ * holds them (captured and redacted there, once), cut to the log's limit.
+ */
+function recordWatch(
+  entry: LoggedExchange,
+  recorded: Promise<CassetteEntry | undefined>,
+  max: number,
+): StreamWatch {
+  return {
+    chunk: () => {},
+    end: async () => {
+      const har = await recorded;
+      if (!har) return;
+      const { postData } = har.request;
+      if (postData) entry.requestBody = harShown(postData, har.request.bodySize, max);
+      entry.requestBytes = har.request.bodySize;
+      const { content } = har.response;
+      entry.responseBody = har._events
+        ? cut(eventStreamText(har._events.map(({ time: _, ...event }) => event)), max)
+        : harShown(content, content.size, max);
+    },
+  };
+}
+
+/** A cassette entry's body as the page shows it (see `shown`). */
+function harShown(
+  body: { text?: string; encoding?: string; _sha256?: string; comment?: string },
+  size: number,
+  max: number,
+): string {
+  if (body._sha256 !== undefined || body.text === undefined) {
+    return `[${size} bytes not shown: ${body.comment ?? 'not recorded'}; SHA-256 ${body._sha256 ?? 'unknown'}]`;
+  }
+  if (body.encoding === 'base64') return `[${size} bytes not shown: not text]`;
+  const start = body.text.trimStart()[0];
+  if ((start === '{' || start === '[') && body.text.length > max) {
+    return `[${size} bytes of JSON past the console's limit of ${max}: not shown, as its members cannot be checked for secrets]`;
+  }
+  return cut(body.text, max);
 }
 
 /**
@@ -291,9 +337,9 @@ function observed(
         return;
       }
       if (next.done) {
-        watch.end();
-        finish('done');
         controller.close();
+        await watch.end();
+        finish('done');
         return;
       }
       const chunk = next.value;

@@ -170,6 +170,10 @@ export class Forwarder {
       this.options.maxBodyBytes,
       !isText(contentType),
     );
+    let recorded: (entry: CassetteEntry | undefined) => void = () => {};
+    const entry = new Promise<CassetteEntry | undefined>((resolve) => {
+      recorded = resolve;
+    });
     const body = new ReadableStream<Uint8Array>({
       start: (controller) => {
         answer.on('data', (chunk: Buffer) => {
@@ -184,11 +188,19 @@ export class Forwarder {
           const at = performance.now();
           // Recorded once the caller's response is out, off its path: redaction, the drift check and
           // the cassette's write run after the last bytes are written.
-          setImmediate(() => this.record(sent, answer, capture, headersAt, at));
+          setImmediate(() => {
+            let entry: CassetteEntry | undefined;
+            try {
+              entry = this.record(sent, answer, capture, headersAt, at);
+            } finally {
+              recorded(entry);
+            }
+          });
         });
         // The deployment cut the body: the caller's connection is cut the same way, nothing is recorded.
         const cut = () => {
           ended();
+          recorded(undefined);
           try {
             controller.error(new Error('The deployment cut the response'));
           } catch {
@@ -205,17 +217,17 @@ export class Forwarder {
         upstream.destroy();
       },
     });
-    return { status: answer.statusCode ?? 502, headers, headerList, body };
+    return { status: answer.statusCode ?? 502, headers, headerList, body, recorded: entry };
   }
 
-  /** Hands a finished exchange on, captured and redacted, as a cassette entry. */
+  /** Hands a finished exchange on, captured and redacted, as a cassette entry; returns the entry. */
   private record(
     sent: Sent,
     answer: IncomingMessage,
     capture: StreamCapture,
     headersAt: number,
     endedAt: number,
-  ): void {
+  ): CassetteEntry {
     const status = answer.statusCode ?? 0;
     const events = capture.events();
     const exchange: ForwardedExchange = {
@@ -247,6 +259,7 @@ export class Forwarder {
       keepUnreadable: this.options.recordUnreadableBodies === true,
     });
     this.options.onExchange(entry, path);
+    return entry;
   }
 
   /** The caller's 502 when the deployment cannot be reached. */
