@@ -32,8 +32,7 @@ export function isTextual(type: MediaType): boolean {
     essence === '' ||
     essence.startsWith('text/') ||
     essence === 'multipart/form-data' ||
-    /[/+](json|xml|javascript|x-www-form-urlencoded)$/.test(essence) ||
-    /json|xml/.test(essence)
+    /json|xml|javascript|x-www-form-urlencoded/.test(essence)
   );
 }
 
