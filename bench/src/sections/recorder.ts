@@ -1,5 +1,6 @@
 import { streamRequest } from '@dataworkz/measure';
 import type { Measurement, SectionResult } from '../measurement.js';
+import { measureCaptureCost } from './capture-cost.js';
 import { differenceRows, interleavedRounds, ratioRows } from './rounds.js';
 
 export interface RecorderRequest {
@@ -99,9 +100,14 @@ export async function measureRecorder(request: RecorderRequest): Promise<Section
     ...ratioRows(section, `${metric}, ratio per round`, perRound, [{ subject: recorded, baseline: direct }]),
   ];
   return {
-    measurements: [...rows(callMetric, perCall), ...rows(streamMetric, perFirstEvent)],
+    measurements: [
+      ...rows(callMetric, perCall),
+      ...rows(streamMetric, perFirstEvent),
+      ...(await measureCaptureCost(section, Math.max(20, request.rounds * 4))),
+    ],
     notes: [
       'The recorder writes its cassette to a temporary file as it runs; the measured calls include that.',
+      'The capture row times the recording of one large answer alone: it runs after the caller has the answer.',
     ],
   };
 }

@@ -92,3 +92,47 @@ describe('the client, by the table of secret names and credential forms', () => 
     expect(everything).toContain(visible('maxTokens'));
   });
 });
+
+describe('error bodies in other forms', () => {
+  /** The key with its first character percent-encoded. */
+  const partly = `%${TABLE_KEY.charCodeAt(0).toString(16)}${TABLE_KEY.slice(1)}`;
+
+  async function errorOf(type: string, body: Uint8Array | string): Promise<APIError> {
+    const dw = client([]);
+    server.reply((_request, res) => {
+      res.writeHead(400, { 'content-type': type });
+      res.end(body);
+    });
+    return (await dw.qna.list().catch((error: unknown) => error)) as APIError;
+  }
+
+  it('keeps no key percent-encoded in part', async () => {
+    const error = await errorOf('text/plain', `no system /api/qna/v1/systems/${partly} for ${partly}`);
+    expect(error.status).toBe(400);
+    expect(leaks(inspect(error, { depth: 8 }))).toEqual([]);
+  });
+
+  it.each(['utf-16le', 'UTF-16BE', 'utf-16'])('reads a body in %s by its charset', async (charset) => {
+    const json = JSON.stringify({ message: 'refused', echo: TABLE_KEY, apiKeys: [hidden('apiKeys')] });
+    const le = Buffer.from(json, 'utf16le');
+    const bytes = charset === 'UTF-16BE' ? le.swap16() : le;
+    const error = await errorOf(`application/json; charset=${charset}`, bytes);
+    const shown = inspect(error, { depth: 8 });
+    expect(leaks(shown)).toEqual([]);
+    expect(shown).not.toContain(hidden('apiKeys'));
+    expect((error.body as { message?: string } | undefined)?.message).toBe('refused');
+  });
+
+  it('shows no UTF-16 body labelled otherwise, nor one in a charset it cannot read', async () => {
+    const json = JSON.stringify({ message: 'refused', password: hidden('password') });
+    for (const [type, body] of [
+      ['application/json', Buffer.from(json, 'utf16le')],
+      ['application/json; charset=x-unknown-42', Buffer.from(json)],
+    ] as const) {
+      const error = await errorOf(type, body);
+      const shown = inspect(error, { depth: 8 });
+      expect(shown).not.toContain(hidden('password'));
+      expect(shown).toContain('not shown');
+    }
+  });
+});

@@ -73,6 +73,8 @@ interface ReceivedRequest {
   path: string;
   query: string;
   headers: Record<string, string>;
+  /** The headers as sent, names and values in turn (repeats kept), when the adapter has them. */
+  rawHeaders: readonly string[] | undefined;
   body: Uint8Array;
   size: number;
 }
@@ -86,6 +88,8 @@ export interface PipelineListeners {
     method: string,
     target: string,
     headers: Record<string, string>,
+    /** The headers as sent, names and values in turn (repeats kept), when the adapter has them. */
+    rawHeaders: readonly string[] | undefined,
   ): ExchangeWatch;
 }
 
@@ -183,7 +187,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     const watches: ExchangeWatch[] = [];
     if (kind === 'service') {
       for (const listener of parts.listeners) {
-        const watch = listener.exchange?.(requestId, method, target, incoming.headers);
+        const watch = listener.exchange?.(requestId, method, target, incoming.headers, incoming.rawHeaders);
         if (watch) watches.push(watch);
       }
     }

@@ -260,7 +260,7 @@ export function createService(settings: Settings, additions: ServiceAdditions = 
 
   const heard: PipelineListeners[] = [
     {
-      request: (r) => recorder.record(r.method, r.path, r.query, r.headers, r.body, r.size),
+      request: (r) => recorder.record(r.method, r.path, r.query, r.headers, r.body, r.size, r.rawHeaders),
     },
   ];
   if (console_) heard.push({ exchange: (...begun) => console_.exchanges.begin(...begun) });

@@ -3,59 +3,59 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cassette, CassetteEntry } from '../src/cassette/har.js';
-import { redactEntry } from '../src/cassette/redact.js';
 import { CassetteFile } from '../src/node/record/cassette-file.js';
+import { type ForwardedExchange, harEntry } from '../src/node/record/har-entry.js';
+import { BodyCapture } from '../src/node/record/recorded-body.js';
 
+/** A recorded exchange with this JSON answer (or these events), through the cassette's capture. */
 function entry(body: string, events?: string[]): CassetteEntry {
-  return {
-    startedDateTime: '2026-01-01T00:00:00.000Z',
-    time: 1,
+  const response = new BodyCapture(64 * 1024, false);
+  response.push(Buffer.from(body));
+  const exchange: ForwardedExchange = {
+    startedAt: 0,
+    wait: 1,
+    receive: 0,
     request: {
       method: 'GET',
       url: 'https://dw.example/api/qna/v1/systems',
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: [{ name: 'authorization', value: 'SSWS key-1234' }],
-      queryString: [],
-      headersSize: -1,
-      bodySize: 0,
+      target: '/api/qna/v1/systems',
+      httpVersion: '1.1',
+      headers: [['authorization', 'SSWS key-1234']],
+      body: new BodyCapture(64 * 1024, false),
     },
     response: {
       status: 200,
       statusText: 'OK',
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: [{ name: 'content-type', value: 'application/json' }],
-      content: { size: body.length, mimeType: 'application/json', text: body },
-      redirectURL: '',
-      headersSize: -1,
-      bodySize: body.length,
+      httpVersion: '1.1',
+      headers: [['content-type', events ? 'text/event-stream' : 'application/json']],
+      bytes: body.length,
+      events: events?.map((data, k) => ({ time: k, data })),
+      body: events ? undefined : response,
     },
-    cache: {},
-    timings: { send: 0, wait: 1, receive: 0 },
-    ...(events ? { _events: events.map((data, k) => ({ time: k, data })) } : {}),
   };
+  return harEntry(exchange, { secrets: [], maxBytes: 64 * 1024, keepUnreadable: false }).entry;
 }
 
 describe('redaction of recorded bodies', () => {
   it('keeps a body that names no secret byte for byte', () => {
     const body = '{ "b": 1,  "a": [ "x" ] }';
-    expect(redactEntry(entry(body)).response.content.text).toBe(body);
+    expect(entry(body).response.content.text).toBe(body);
   });
 
   it('redacts secret-named members, in bodies and events, however the name is written', () => {
     const body = '{"params":{"API_KEY":"sk-1","n":1},"Access-Token":"t-2"}';
     const escaped = '{"params":{"api_\\u006bey":"sk-3"}}';
-    const redacted = redactEntry(entry(body, [escaped]));
-    expect(JSON.parse(redacted.response.content.text ?? '')).toEqual({
+    expect(JSON.parse(entry(body).response.content.text ?? '')).toEqual({
       params: { API_KEY: '[redacted]', n: 1 },
       'Access-Token': '[redacted]',
     });
-    expect(JSON.parse(redacted._events?.[0]?.data ?? '')).toEqual({ params: { api_key: '[redacted]' } });
+    expect(JSON.parse(entry('', [escaped])._events?.[0]?.data ?? '')).toEqual({
+      params: { api_key: '[redacted]' },
+    });
   });
 
   it('scrubs the presented credential wherever it appears, headers included', () => {
-    const redacted = redactEntry(entry('{"echo":"key-1234"}'));
+    const redacted = entry('{"echo":"key-1234"}');
     expect(redacted.response.content.text).toBe('{"echo":"[redacted]"}');
     expect(redacted.request.headers).toEqual([{ name: 'authorization', value: 'SSWS [redacted]' }]);
   });

@@ -18,7 +18,22 @@ export function plainForms(secret: string): string[] {
     forms.add(run);
     forms.add(run.replaceAll('+', '-').replaceAll('/', '_'));
   }
+  // UTF-16 read as UTF-8 or Latin-1 (a body whose charset was not read): a NUL between the characters
+  // of an ASCII secret, whichever the byte order.
+  if ([...secret].every((c) => c > '\0' && c < '\x80')) forms.add([...secret].join('\0'));
   return [...forms];
+}
+
+/** The secret's bytes in UTF-16, both byte orders, as Latin-1 text: found in a body of bytes. */
+export function utf16Forms(secret: string): string[] {
+  let le = '';
+  let be = '';
+  for (let i = 0; i < secret.length; i++) {
+    const unit = secret.charCodeAt(i);
+    le += String.fromCharCode(unit & 0xff, unit >> 8);
+    be += String.fromCharCode(unit >> 8, unit & 0xff);
+  }
+  return [le, be];
 }
 
 /**
@@ -64,7 +79,7 @@ function unicodeEscape(char: string): string {
   return out;
 }
 
-function escapeRegExp(text: string): string {
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
 

@@ -14,17 +14,24 @@ export function presentedCredentials(
   for (const [name, value] of headers) {
     const lower = name.toLowerCase();
     if (lower === 'authorization' || lower === 'proxy-authorization') {
-      const trimmed = value.trim();
-      const [, scheme, credential = trimmed] = /^(\S+)\s+(\S+)/.exec(trimmed) ?? [];
-      out.push(credential);
-      // A Basic credential is `user:password` in base64: the password may be echoed as it is.
-      if (scheme?.toLowerCase() === 'basic') out.push(...basicPassword(credential));
+      // Sent twice, a header may arrive joined with `, ` (`SSWS <a>, SSWS <b>`): every credential counts.
+      for (const one of value.split(',')) out.push(...authorizationCredentials(one.trim()));
     } else if (lower === 'cookie' || lower === 'set-cookie' || lower === 'set-cookie2') {
-      for (const cookie of value.split(';')) out.push(cookie.split('=').slice(1).join('=').trim());
-    } else if (isSecretName(lower)) out.push(value);
+      for (const cookie of value.split(/[;,]/)) out.push(cookie.split('=').slice(1).join('=').trim());
+    } else if (isSecretName(lower)) {
+      out.push(value);
+      if (value.includes(',')) out.push(...value.split(',').map((part) => part.trim()));
+    }
   }
   for (const [name, value] of query) if (isSecretName(name)) out.push(value);
   return out.filter((value) => value !== '');
+}
+
+/** The credential of one `Authorization` value after its scheme, and a Basic credential's password. */
+function authorizationCredentials(value: string): string[] {
+  const [, scheme, credential = value] = /^(\S+)\s+(\S+)/.exec(value) ?? [];
+  // A Basic credential is `user:password` in base64: the password may be echoed as it is.
+  return scheme?.toLowerCase() === 'basic' ? [credential, ...basicPassword(credential)] : [credential];
 }
 
 /** The password of a Basic credential (base64 of `user:password`), if it decodes to one. */

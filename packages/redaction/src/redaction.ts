@@ -1,4 +1,12 @@
-import { escapedPattern, MIN_SECRET_LENGTH, plainForms, utf8Bytes } from './forms.js';
+import {
+  escapedPattern,
+  escapeRegExp,
+  MIN_SECRET_LENGTH,
+  plainForms,
+  utf8Bytes,
+  utf16Forms,
+} from './forms.js';
+import { redactMembers } from './members.js';
 import { isSecretName } from './names.js';
 
 /** What every redacted value becomes. */
@@ -13,6 +21,18 @@ export const SCRUB_MARGIN_BYTES = 16 * 1024;
 /** Headers whose value is a URL: its query and fragment are judged by name, like a request's. */
 const urlHeaders = new Set(['location', 'content-location', 'refresh']);
 
+/** Headers whose value is a media type: its parameters are judged by name. */
+const mediaTypeHeaders = new Set(['content-type', 'accept']);
+
+/**
+ * A run of text that may be percent-encoded (a path, a query, a form value): no white space and no
+ * quote, which end a token in the texts a secret rides in (JSON strings, headers, log lines).
+ */
+const percentRun = /[^\s"'<>\\%]*(?:%[0-9A-Fa-f]{2}[^\s"'<>\\%]*)+/g;
+
+/** One media-type parameter (RFC 9110 §5.6.6): `; name=token` or `; name="quoted string"`. */
+const mediaParameter = /;\s*([^\s;=]+)\s*=\s*("(?:[^"\\]|\\.)*"?|[^;]*)/g;
+
 /** Headers that keep their scheme (`SSWS [redacted]`): which kind of credential was sent is worth seeing. */
 const schemeHeaders = new Set(['authorization', 'proxy-authorization']);
 
@@ -22,8 +42,12 @@ const schemeHeaders = new Set(['authorization', 'proxy-authorization']);
  */
 const declarations = new Set(['securitySchemes', 'security']);
 
+/** What a JSON text must contain to declare security schemes (see `declarations`). */
+const mayDeclare = /"security(?:Schemes)?"/;
+
 /** What a JSON text must contain for one of its members to have a secret name. */
-const mayNameSecret = /key|token|secret|pass|credential|sig|jwt|dpop|cookie|auth|session|\\u/i;
+const mayNameSecret =
+  /key|token|secret|passw|passp|pwd|credential|sig|jwt|dpop|cookie|auth|session|bearer|\\u/i;
 
 /**
  * The redaction policy, set up for a list of secrets (the credentials a caller presented, a server's
@@ -34,6 +58,7 @@ const mayNameSecret = /key|token|secret|pass|credential|sig|jwt|dpop|cookie|auth
 export class Redaction {
   readonly #known: string[];
   readonly #forms: string[];
+  #byteForms: string[] | undefined;
   #escaped: RegExp | undefined;
 
   constructor(secrets: Iterable<string | undefined>) {
@@ -45,8 +70,26 @@ export class Redaction {
     this.#known = known.sort((a, b) => b.length - a.length);
   }
 
-  /** Text with every form of every secret replaced. */
+  /**
+   * Text with every form of every secret replaced: written plainly, escaped, or percent-encoded in part
+   * (`%64wk-...`: a run of text that holds a secret once decoded is replaced by its decoded, redacted
+   * reading). Names are text too: a header, a parameter or a member named by a secret loses it.
+   */
   text(text: string): string {
+    let out = this.#plain(text);
+    if (this.#known.length > 0 && out.includes('%')) {
+      out = out.replace(percentRun, (run) => {
+        for (const decoded of percentReadings(run)) {
+          const clean = this.#plain(decoded);
+          if (clean !== decoded) return clean;
+        }
+        return run;
+      });
+    }
+    return out;
+  }
+
+  #plain(text: string): string {
     let out = text;
     for (const form of this.#forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
     // Escapes could spell a secret a plain search misses (`\u0064`, `\/`): only then the slower pattern,
@@ -70,6 +113,9 @@ export class Redaction {
   body(text: string): string {
     const scrubbed = this.text(text);
     if (!mayNameSecret.test(scrubbed)) return scrubbed;
+    // Secret names are judged in the text itself, unless it declares security schemes, whose names
+    // (a declaration, public by design) only a walk of the parsed value can tell apart.
+    if (!mayDeclare.test(scrubbed)) return redactMembers(scrubbed, isSecretName, `"${REDACTED}"`) ?? scrubbed;
     let parsed: unknown;
     try {
       parsed = JSON.parse(scrubbed);
@@ -82,20 +128,6 @@ export class Redaction {
     return walked === parsed ? scrubbed : JSON.stringify(walked);
   }
 
-  /**
-   * Server-Sent Events text: every field of every event scrubbed (`id:`, `event:`, comments), and each
-   * `data:` line read as a body (a JSON payload has its secret-named members redacted).
-   */
-  eventStream(text: string): string {
-    return text
-      .split('\n')
-      .map((line) => {
-        const data = /^data: ?/.exec(line);
-        return data ? data[0] + this.body(line.slice(data[0].length)) : this.text(line);
-      })
-      .join('\n');
-  }
-
   /** One header's value: `[redacted]` under a secret name (`Authorization` keeps its scheme), else scrubbed. */
   header(name: string, value: string): string {
     const lower = name.toLowerCase();
@@ -104,7 +136,47 @@ export class Redaction {
       return scheme ? `${scheme} ${REDACTED}` : REDACTED;
     }
     if (isSecretName(lower)) return REDACTED;
+    if (mediaTypeHeaders.has(lower)) return this.mediaType(value);
     return urlHeaders.has(lower) ? this.url(value) : this.text(value);
+  }
+
+  /**
+   * A header's name: every secret replaced as in any text, and in any case too (header names are
+   * case-insensitive: a Fetch API `Headers` hands them on in lower case).
+   */
+  headerName(name: string): string {
+    const out = this.text(name);
+    // As it is, and percent-decoded: in lower case, `%4C` and `%4c` read alike.
+    for (const reading of [out, ...percentReadings(out)]) {
+      const lower = reading.toLowerCase();
+      if (!this.#known.some((secret) => lower.includes(secret.toLowerCase()))) continue;
+      let redacted = reading;
+      for (const secret of this.#known) {
+        redacted = redacted.replace(new RegExp(escapeRegExp(secret), 'gi'), REDACTED);
+      }
+      return redacted;
+    }
+    return out;
+  }
+
+  /**
+   * A media type (`Content-Type`, a HAR `mimeType`): parameters under secret names redacted, every
+   * secret replaced in the rest (the type, the names and values of the other parameters).
+   */
+  mediaType(value: string): string {
+    const scrubbed = this.text(value);
+    if (!value.includes('=')) return scrubbed;
+    return scrubbed.replace(mediaParameter, (whole, name: string) =>
+      isSecretName(name) ? `${whole.slice(0, whole.indexOf('=') + 1)}${REDACTED}` : whole,
+    );
+  }
+
+  /**
+   * An \`application/x-www-form-urlencoded\` body: fields under secret names redacted, every secret
+   * replaced in the rest, names included.
+   */
+  form(text: string): string {
+    return this.#parameters(text);
   }
 
   /**
@@ -128,9 +200,13 @@ export class Redaction {
     for (let i = 0; i < bytes.length; i += 0x8000) {
       binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
     }
+    // Each form as UTF-8, and each secret as UTF-16 in either byte order.
+    this.#byteForms ??= [
+      ...this.#forms.map((form) => latin1Of(utf8Bytes(form))),
+      ...this.#known.flatMap(utf16Forms),
+    ].sort((a, b) => b.length - a.length);
     let out = binary;
-    for (const form of this.#forms) {
-      const raw = latin1Of(utf8Bytes(form));
+    for (const raw of this.#byteForms) {
       if (out.includes(raw)) out = out.split(raw).join(REDACTED);
     }
     if (out === binary) return bytes;
@@ -183,6 +259,36 @@ export class Redaction {
       out[key] = walked;
     }
     return changed ? out : value;
+  }
+}
+
+/** A run's percent-decoded readings, once, twice, three times at most (`%2564wk-...`), while it changes. */
+function percentReadings(run: string): string[] {
+  const readings: string[] = [];
+  let decoded = run;
+  while (readings.length < 3 && /%[0-9A-Fa-f]{2}/.test(decoded)) {
+    decoded = percentDecoded(decoded);
+    readings.push(decoded);
+  }
+  return readings;
+}
+
+/**
+ * A run of text with each `%XX` read as the byte it encodes, the bytes read as UTF-8 (a sequence that
+ * is not UTF-8 becomes U+FFFD: the rest still reads).
+ */
+function percentDecoded(run: string): string {
+  try {
+    return decodeURIComponent(run);
+  } catch {
+    const bytes: number[] = [];
+    for (let i = 0; i < run.length; i++) {
+      if (run[i] === '%' && /^[0-9A-Fa-f]{2}$/.test(run.slice(i + 1, i + 3))) {
+        bytes.push(Number.parseInt(run.slice(i + 1, i + 3), 16));
+        i += 2;
+      } else bytes.push(...utf8Bytes(run[i] as string));
+    }
+    return new TextDecoder().decode(new Uint8Array(bytes));
   }
 }
 

@@ -108,3 +108,72 @@ describe('presentedCredentials', () => {
     ]);
   });
 });
+
+describe('the forms issue 47 left out', () => {
+  const redaction = new Redaction([TABLE_KEY]);
+  /** The key with its first character percent-encoded: `%64wk_...`. */
+  const partly = `%${TABLE_KEY.charCodeAt(0).toString(16)}${TABLE_KEY.slice(1)}`;
+
+  it.each([
+    'apiKeys',
+    'passwords',
+    'accessTokens',
+    'private_key_pem',
+    'bearer',
+    'refresh_tokens',
+    'client_secret_b64',
+    'accesstoken',
+    'x-bearer',
+  ])('%s is secret', (name) => {
+    expect(isSecretName(name)).toBe(true);
+  });
+
+  it.each(['bearerFormat', 'maxTokens', 'pageTokens', 'keywords', 'publicKeyPem', 'monkey'])(
+    '%s is not',
+    (name) => {
+      expect(isSecretName(name)).toBe(false);
+    },
+  );
+
+  it('reads a key percent-encoded in part, in a path, a query name and plain text', () => {
+    for (const text of [`/api/qna/v1/systems/${partly}/x`, `?${partly}=1`, `seen ${partly}.`]) {
+      expect(leaks(redaction.text(text)), text).toEqual([]);
+    }
+    expect(redaction.text(`/api/qna/v1/systems/${partly}`)).toBe('/api/qna/v1/systems/[redacted]');
+    // Encoded twice, and three times.
+    const twice = partly.replace('%', '%25');
+    expect(redaction.text(`/x/${twice}`)).toBe('/x/[redacted]');
+    expect(redaction.text(`/x/${twice.replace('%', '%25')}`)).toBe('/x/[redacted]');
+    expect(redaction.text('/api/qna/v1/systems/a%20b')).toBe('/api/qna/v1/systems/a%20b');
+  });
+
+  it('finds the key in UTF-16 text read as UTF-8, and in UTF-16 bytes of either order', () => {
+    const le = new Uint8Array(Buffer.from(`{"echo":"${TABLE_KEY}"}`, 'utf16le'));
+    const be = new Uint8Array(le.length);
+    for (let i = 0; i < le.length; i += 2) [be[i], be[i + 1]] = [le[i + 1] as number, le[i] as number];
+    for (const bytes of [le, be]) {
+      expect(leaks(new TextDecoder().decode(redaction.bytes(bytes)).replaceAll('\0', ''))).toEqual([]);
+      expect(redaction.text(new TextDecoder().decode(bytes)).replaceAll('\0', '')).not.toContain(TABLE_KEY);
+    }
+  });
+
+  it('judges media-type parameters and form fields by name', () => {
+    expect(redaction.header('Content-Type', 'application/json; charset=utf-8; api_key=abc12345')).toBe(
+      'application/json; charset=utf-8; api_key=[redacted]',
+    );
+    expect(redaction.mediaType(`text/plain; x="${TABLE_KEY}"`)).toBe('text/plain; x="[redacted]"');
+    expect(redaction.form('client_secret=s3cr3t-v4lue&refresh_token=r3fr3sh&grant_type=x')).toBe(
+      'client_secret=%5Bredacted%5D&refresh_token=%5Bredacted%5D&grant_type=x',
+    );
+  });
+
+  it('takes every credential of a repeated Authorization or secret header, joined or not', () => {
+    const found = presentedCredentials([
+      ['authorization', 'SSWS first-key-1, SSWS second-key-2'],
+      ['x-api-key', 'third-key-3, fourth-key-4'],
+    ]);
+    expect(found).toEqual(
+      expect.arrayContaining(['first-key-1', 'second-key-2', 'third-key-3', 'fourth-key-4']),
+    );
+  });
+});

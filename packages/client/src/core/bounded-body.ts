@@ -6,7 +6,7 @@ export interface BoundedText {
 }
 
 /**
- * Reads a body as UTF-8 text, decoding at most `maxBytes` bytes: the rest is never read, and the
+ * Reads a body as text (UTF-8, or the charset given), decoding at most `maxBytes` bytes: the rest is never read, and the
  * stream is cancelled so the connection (and any decompression behind it) stops. The bytes counted
  * are the decoded ones, so a small compressed body cannot inflate past the limit. With
  * `keepPartial`, a body that breaks off yields what arrived before the break instead of failing.
@@ -15,10 +15,12 @@ export async function readBoundedText(
   body: ReadableStream<Uint8Array> | null | undefined,
   maxBytes: number,
   keepPartial = false,
+  /** The charset to decode by (a label `TextDecoder` knows); UTF-8 when not given. */
+  charset = 'utf-8',
 ): Promise<BoundedText> {
   if (!body) return { text: '', overflow: false };
   const reader = body.getReader();
-  const decoder = new TextDecoder();
+  const decoder = new TextDecoder(charset);
   let text = '';
   let size = 0;
   for (;;) {

@@ -263,9 +263,32 @@ export function excerpt(text: string, max: number): string {
  * arrived before the break. Reading stops at the limit, so a huge or endless body costs nothing more.
  */
 export async function readErrorBody(response: Response, redact: Redactor = keepAsIs): Promise<unknown> {
+  const contentType = response.headers.get('content-type');
+  const essence = /^\s*([^;\s]*)/.exec(contentType ?? '')?.[1]?.toLowerCase() ?? '';
+  // Framings whose fields only a parser of their own could judge by name: an event stream's events,
+  // a multipart body's parts. An error is read for its message, which neither carries.
+  if (essence === 'text/event-stream' || essence.startsWith('multipart/')) {
+    await response.body?.cancel().catch(() => {});
+    return `The body is not shown: ${essence} is not read for an error, so it cannot be checked for secrets.`;
+  }
+  const charset = charsetOf(contentType);
+  if (charset === undefined) {
+    await response.body?.cancel().catch(() => {});
+    return 'The body is not shown: its charset is not one this runtime reads, so it cannot be checked for secrets.';
+  }
   // Read past what is kept, so a credential the cut would split is read whole and removed.
-  const { text } = await readBoundedText(response.body, MAX_ERROR_BODY_CHARS + SCRUB_MARGIN_BYTES, true);
-  const parsed = text.length <= MAX_ERROR_BODY_CHARS ? parseBody(text) : text;
+  const { text } = await readBoundedText(
+    response.body,
+    MAX_ERROR_BODY_CHARS + SCRUB_MARGIN_BYTES,
+    true,
+    charset,
+  );
+  // UTF-16 labelled as something else (or not at all) reads as text with NULs between its characters:
+  // neither its members nor every form of a secret could be judged in it.
+  if (text.includes('\0')) {
+    return 'The body is not shown: it holds NUL characters (a charset other than the one declared), so it cannot be checked for secrets.';
+  }
+  const parsed = text.length <= MAX_ERROR_BODY_CHARS ? parseBody(text, essence) : text;
   const clean = redact(parsed);
   return typeof clean === 'string' && clean.length > MAX_ERROR_BODY_CHARS
     ? clean.slice(0, MAX_ERROR_BODY_CHARS)
@@ -282,9 +305,34 @@ export async function errorFromResponse(response: Response, redact: Redactor = k
   return redact(APIError.generate(response.status, body, response.headers));
 }
 
-/** JSON when the text parses as JSON, the text itself otherwise. */
-function parseBody(text: string): unknown {
+/**
+ * The charset a `Content-Type` names (`charset=utf-16le`, any case, quoted or not), UTF-8 when it
+ * names none; undefined when this runtime cannot decode it.
+ */
+function charsetOf(contentType: string | null): string | undefined {
+  const label = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1] ?? 'utf-8';
+  try {
+    return new TextDecoder(label).encoding;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * JSON when the text parses as JSON, a form's fields (`name: value`, a repeated name's values in a
+ * list) when it is `application/x-www-form-urlencoded`, so the redaction judges them by name; the
+ * text itself otherwise.
+ */
+function parseBody(text: string, essence: string): unknown {
   if (text.length === 0) return text;
+  if (essence === 'application/x-www-form-urlencoded') {
+    const fields: Record<string, string | string[]> = {};
+    for (const [name, value] of new URLSearchParams(text)) {
+      const seen = Object.hasOwn(fields, name) ? fields[name] : undefined;
+      fields[name] = seen === undefined ? value : [seen, value].flat();
+    }
+    return fields;
+  }
   try {
     return JSON.parse(text);
   } catch {

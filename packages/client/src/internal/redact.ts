@@ -8,7 +8,7 @@ export function redactHeaders(headers: Headers, secrets: readonly string[] = [])
   const redaction = new Redaction(secrets);
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {
-    out[name] = redaction.header(name, value);
+    out[redaction.headerName(name)] = redaction.header(name, value);
   });
   return out;
 }
@@ -18,11 +18,18 @@ export function redactUrl(url: string, secrets: readonly string[] = []): string 
   return new Redaction(secrets).url(url);
 }
 
-/** Headers with every secret removed from their values; the same object when none occurs. */
+/**
+ * Headers with every secret removed from their values, and a header whose name holds one left out
+ * (a name cannot hold `[redacted]`); the same object when none occurs.
+ */
 function scrubHeaders(headers: Headers, redaction: Redaction): Headers {
   let changed = false;
   const copy = new Headers();
   headers.forEach((value, name) => {
+    if (redaction.headerName(name) !== name) {
+      changed = true;
+      return;
+    }
     const scrubbed = redaction.header(name, value);
     if (scrubbed !== value) changed = true;
     copy.append(name, scrubbed);

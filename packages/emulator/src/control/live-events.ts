@@ -1,4 +1,3 @@
-import { redactExchange } from '../console/redact.js';
 import type { Answer } from '../http/answer.js';
 import { utf8 } from '../neutral/bytes.js';
 import { type ControlContext, faultState, rowOf } from './context.js';
@@ -41,9 +40,8 @@ export function liveEvents(ctx: ControlContext, onClose: (listener: () => void) 
       });
       const log = ctx.exchanges;
       const unsubscribeLog = log?.subscribe((entry) => {
-        write(
-          `event: entry\ndata: ${JSON.stringify(rowOf(redactExchange(entry, ctx.secrets, log.maxBodyBytes)))}\n\n`,
-        );
+        // Entries are redacted as they are captured: the log holds nothing else.
+        write(`event: entry\ndata: ${JSON.stringify(rowOf(entry))}\n\n`);
       });
       stop = () => {
         unsubscribeState();

@@ -1,5 +1,4 @@
 import type { ExchangeLog } from '../console/exchange-log.js';
-import { redactExchange } from '../console/redact.js';
 import { HttpError } from '../http/errors.js';
 import { checkFaultRule } from '../http/faults.js';
 import type { Reply } from '../http/reply.js';
@@ -82,7 +81,9 @@ const operations: ControlOperation[] = [
       return faultState(ctx);
     },
   },
-  { method: 'GET', path: 'requests', run: (ctx) => ctx.recorder.requests },
+  // Redacted: a peer with any valid credential must not read the key the console's proxy added, nor
+  // another caller's credentials. `emu.requests` in the emulator's own process keeps them as sent.
+  { method: 'GET', path: 'requests', run: (ctx) => ctx.recorder.redacted(ctx.secrets) },
   {
     method: 'DELETE',
     path: 'requests',
@@ -95,8 +96,7 @@ const operations: ControlOperation[] = [
     method: 'GET',
     path: 'log',
     run: (ctx) => {
-      const log = exchangeLog(ctx);
-      return { entries: log.list().map((e) => rowOf(redactExchange(e, ctx.secrets, log.maxBodyBytes))) };
+      return { entries: exchangeLog(ctx).list().map(rowOf) };
     },
   },
   {
@@ -114,7 +114,7 @@ const operations: ControlOperation[] = [
       const log = exchangeLog(ctx);
       const entry = /^\d+$/.test(params.id ?? '') ? log.get(Number(params.id)) : undefined;
       if (!entry) throw new HttpError(404, 'That request is no longer in the log (it keeps the most recent)');
-      return redactExchange(entry, ctx.secrets, log.maxBodyBytes);
+      return entry;
     },
   },
   {

@@ -1,3 +1,4 @@
+import type { CassetteEntry } from '../cassette/har.js';
 import { utf8 } from '../neutral/bytes.js';
 
 /**
@@ -16,6 +17,11 @@ export interface Answer {
    * `set-cookie`, passed on while recording): an adapter that can write them so does, else `headers`.
    */
   headerList?: readonly string[];
+  /**
+   * A recorded exchange's entry, captured and redacted once it is over (undefined if it was cut): the
+   * console's log shows that one record rather than reading the exchange again.
+   */
+  recorded?: Promise<CassetteEntry | undefined>;
 }
 
 export function toResponse(answer: Answer): Response {

@@ -8,3 +8,5 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 export const sha1Hex = (text: string): string => bytesToHex(sha1(utf8ToBytes(text)));
 
 export const sha256Bytes = (text: string): Uint8Array => sha256(utf8ToBytes(text));
+
+export const sha256Hex = (bytes: Uint8Array): string => bytesToHex(sha256(bytes));

@@ -7,3 +7,5 @@ export const sha1Hex = (text: string): string => createHash('sha1').update(text,
 
 export const sha256Bytes = (text: string): Uint8Array =>
   new Uint8Array(createHash('sha256').update(text, 'utf8').digest());
+
+export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');

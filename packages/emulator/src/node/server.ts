@@ -15,6 +15,7 @@ import { createService, type DatasetStep, type Service } from '../service.js';
 import { settle } from '../settings.js';
 import { readNodeBody } from './body.js';
 import { answerClientError } from './client-error.js';
+import { nodeDecoder } from './content-coding.js';
 import { fromThisMachine } from './peer.js';
 import type { DriftQueue } from './record/drift-queue.js';
 import { writeAnswer } from './response.js';
@@ -124,7 +125,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         consoleModules && assets
           ? {
               assets,
-              exchanges: new consoleModules[1].ExchangeLog(limits),
+              exchanges: new consoleModules[1].ExchangeLog(limits, {
+                secrets,
+                decode: nodeDecoder(limits.maxRecordedBodyBytes),
+              }),
               about: () => ({
                 version,
                 ranking: rankingOf(settings.ranking.embed, encoderModel),

@@ -53,9 +53,10 @@ export async function readBody(call: ApiCall): Promise<undefined> {
 export function hear(call: ApiCall): undefined {
   const { credentials, received, incoming, path, query } = call;
   if (credentials === undefined || credentials.refusal !== undefined || received === undefined) return;
-  const { method, headers } = incoming;
+  const { method, headers, rawHeaders } = incoming;
   for (const listener of call.parts.listeners) {
-    listener.request?.({ method, path, query, headers, body: received.bytes, size: received.size });
+    const { bytes: body, size } = received;
+    listener.request?.({ method, path, query, headers, rawHeaders, body, size });
   }
   return undefined;
 }

@@ -1,6 +1,9 @@
 import { createHash, type Hash } from 'node:crypto';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { type Redaction, SCRUB_MARGIN_BYTES } from '@dataworkz/redaction';
+import { captureBody } from '../../capture/body.js';
+import { isTextual, mediaTypeOf } from '../../capture/media-type.js';
+import { bodyText, redactBody } from '../../capture/redact.js';
+import { nodeDecoder } from '../content-coding.js';
 
 /**
  * A body as it passes the recorder: its bytes up to the limit and a margin (so that a secret the cut
@@ -12,6 +15,7 @@ export class BodyCapture {
   bytes = 0;
   private kept = 0;
   private hash: Hash | undefined;
+  private digest: string | undefined;
 
   constructor(
     private readonly maxBytes: number,
@@ -39,8 +43,10 @@ export class BodyCapture {
     return this.kept === this.bytes;
   }
 
+  /** The SHA-256 (hex) of every byte pushed: taken once, asked for as often as needed. */
   sha256(): string {
-    return (this.hash ?? createHash('sha256').update(Buffer.concat(this.chunks))).digest('hex');
+    this.digest ??= (this.hash ?? createHash('sha256').update(Buffer.concat(this.chunks))).digest('hex');
+    return this.digest;
   }
 }
 
@@ -64,34 +70,23 @@ export interface BodyOptions {
   keepUnreadable: boolean;
 }
 
-const decoders: Record<string, (bytes: Buffer, options: { maxOutputLength: number }) => Buffer> = {
-  gzip: gunzipSync,
-  'x-gzip': gunzipSync,
-  deflate: inflateSync,
-  br: brotliDecompressSync,
-};
-
 /** The bytes of a whole body decoded from its content encoding; undefined if they cannot be (or are too many). */
 export function decodeBody(bytes: Buffer, contentEncoding: string, maxBytes: number): Buffer | undefined {
   const coding = contentEncoding.trim().toLowerCase();
-  const decode = decoders[coding];
   if (coding === '' || coding === 'identity') return bytes;
-  if (!decode) return undefined;
-  try {
-    return decode(bytes, { maxOutputLength: maxBytes + SCRUB_MARGIN_BYTES });
-  } catch {
-    // Corrupt, or a bomb past the limit: not read.
-    return undefined;
-  }
+  const decoded = nodeDecoder(maxBytes)(bytes, coding);
+  return decoded && Buffer.from(decoded.buffer, decoded.byteOffset, decoded.byteLength);
 }
 
 /**
- * The body as a cassette keeps it: decoded from its content encoding, redacted whole, then cut to the
- * limit. A body the policy cannot read (not text, JSON cut by the limit, an encoding it cannot
- * decode) is kept as its size and SHA-256 only, unless `keepUnreadable` asks for its bytes.
+ * The body as a cassette keeps it: decoded from its content encoding, captured (its media type,
+ * charset, byte-order mark, form fields or multipart parts read) and redacted whole, then cut to the
+ * limit. A body the policy cannot read (not text, an unknown charset, JSON cut by the limit, an
+ * encoding it cannot decode) is kept as its size and SHA-256 only, unless `keepUnreadable` asks for
+ * its bytes.
  */
 export function recordedBody(capture: BodyCapture, redaction: Redaction, options: BodyOptions): RecordedBody {
-  const { maxBytes, contentType } = options;
+  const { maxBytes } = options;
   const sent = Buffer.concat(capture.chunks);
   const decoded = capture.whole ? decodeBody(sent, options.contentEncoding, maxBytes) : undefined;
   const encoded = !/^(identity)?$/i.test(options.contentEncoding.trim());
@@ -108,23 +103,22 @@ export function recordedBody(capture: BodyCapture, redaction: Redaction, options
   if (!decoded && encoded)
     return unreadable(`its content encoding ${options.contentEncoding} could not be decoded`);
   const bytes = decoded ?? sent;
-  if (!isText(contentType)) return unreadable(`${contentType || 'a body'} that is not text`);
-  const text = redaction.body(bytes.toString('utf8'));
+  const body = redactBody(
+    captureBody({ bytes, size, type: mediaTypeOf(options.contentType), sha256: () => capture.sha256() }),
+    redaction,
+  );
+  if (body.kind === 'unreadable') return unreadable(body.why);
+  const text = bodyText(body);
   if (size <= maxBytes) return { size, text, ...compression };
-  if (isJson(contentType, text)) {
-    if (!options.keepUnreadable) return unreadable(`JSON of ${size} bytes, past the limit of ${maxBytes}`);
+  if (body.kind === 'text' && body.json && !options.keepUnreadable) {
+    return unreadable(`JSON of ${size} bytes, past the limit of ${maxBytes}`);
   }
   return { size, text: cutUtf8(text, maxBytes), ...compression };
 }
 
-/** Text bodies as text; anything else (a PDF from the document endpoint) is not. */
+/** Whether a body of this `Content-Type` is one the redaction reads as text (its hash is taken from the start otherwise). */
 export function isText(contentType: string): boolean {
-  return contentType === '' || /json|text|xml|javascript|x-www-form-urlencoded/i.test(contentType);
-}
-
-function isJson(contentType: string, text: string): boolean {
-  const start = text.trimStart()[0];
-  return /json/i.test(contentType) || start === '{' || start === '[';
+  return isTextual(mediaTypeOf(contentType));
 }
 
 /** The text cut to at most `max` bytes of UTF-8, never inside a character. */
