@@ -221,7 +221,8 @@ describe('the workflow of "Evaluate in CI"', () => {
       fileURLToPath(new URL('..', import.meta.url)),
     );
     expect(plain.code).not.toBe(0);
-    expect(plain.stderr).toContain('needs an import attribute of type "json"');
+    // Node 20 names it ERR_IMPORT_ASSERTION_TYPE_MISSING, Node 22 and later ERR_IMPORT_ATTRIBUTE_MISSING.
+    expect(plain.stderr).toMatch(/ERR_IMPORT_(ASSERTION_TYPE|ATTRIBUTE)_MISSING/);
   });
 
   it("passes GitHub's workflow parser, which refuses a broken one", async () => {
