@@ -90,6 +90,8 @@ export async function tryAgentServer(
     const { port } = server.address() as AddressInfo;
     await tryAgentRoute(`http://127.0.0.1:${port}`, agentId, runsStarted);
   } finally {
+    // Idle keep-alive connections too: Deno's node:http keeps its process alive for them after close().
     server.close();
+    server.closeAllConnections();
   }
 }
