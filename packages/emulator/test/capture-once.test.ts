@@ -1,4 +1,5 @@
-import type { Cassette } from '@dataworkz/emulator';
+import { gzipSync } from 'node:zlib';
+import { type Cassette, startEmulator } from '@dataworkz/emulator';
 import { REDACTED } from '@dataworkz/redaction';
 import { describe, expect, it } from 'vitest';
 import { leaks, TABLE_KEY } from '../../redaction/test/support/credential-table.js';
@@ -17,6 +18,7 @@ const queryToken = 'query-token-of-a-caller-5150';
 const bodySecret = 'body-password-of-a-caller-6262';
 const path = '/api/qna/v1/systems/sys-capture/answer';
 const target = `${path}?access_token=${queryToken}&keyword=kept`;
+const maxRecorded = 1000;
 const body = JSON.stringify({ question: 'what?', password: bodySecret });
 
 /** The cassette replay mode answers from: the request as recorded, its secrets redacted. */
@@ -58,8 +60,8 @@ const cassette: Cassette = {
 };
 
 /** One request as the node:http adapter hands it over: the key in a header sent twice, the others in the query and body. */
-function incoming(): Incoming {
-  const bytes = new TextEncoder().encode(body);
+function incoming(sent = body, type = 'application/json'): Incoming {
+  const bytes = new TextEncoder().encode(sent);
   const rawHeaders = [
     'Authorization',
     `SSWS ${TABLE_KEY}`,
@@ -68,7 +70,7 @@ function incoming(): Incoming {
     'X-Api-Key',
     TABLE_KEY,
     'Content-Type',
-    'application/json',
+    type,
   ];
   return {
     method: 'POST',
@@ -76,7 +78,7 @@ function incoming(): Incoming {
     headers: {
       authorization: `SSWS ${TABLE_KEY}`,
       'x-api-key': `${TABLE_KEY}, ${TABLE_KEY}`,
-      'content-type': 'application/json',
+      'content-type': type,
     },
     rawHeaders,
     origin: 'http://127.0.0.1',
@@ -87,9 +89,10 @@ function incoming(): Incoming {
 }
 
 /** Several exchanges at once, through the service as the adapters drive it, watched from the listeners' side. */
-async function exchanges(mode: 'emulate' | 'replay', count: number) {
+async function exchanges(mode: 'emulate' | 'replay', count: number, sent?: () => Incoming) {
   const settings = settle({
     apiKeys: [TABLE_KEY],
+    limits: { maxRecordedBodyBytes: maxRecorded },
     ...(mode === 'replay' ? { replay: cassette, replayIgnore: ['access_token', 'password'] } : {}),
   });
   const log = new ExchangeLog(settings.limits);
@@ -114,7 +117,9 @@ async function exchanges(mode: 'emulate' | 'replay', count: number) {
     record(...args);
   };
   await service.ready;
-  const answers = await Promise.all(Array.from({ length: count }, () => service.respond(incoming())));
+  const answers = await Promise.all(
+    Array.from({ length: count }, () => service.respond((sent ?? incoming)())),
+  );
   await service.closeAll();
   return { answers, entries: log.list(), views: service.recorder.redacted(), toConsole, toRecord };
 }
@@ -151,4 +156,39 @@ describe.each(['emulate', 'replay'] as const)('in %s mode', (mode) => {
     expect(shown).not.toContain(queryToken);
     expect(shown).not.toContain(bodySecret);
   });
+});
+
+it('shows no part of a key that the cut at the body limit would split, on either surface', async () => {
+  const half = Math.floor(TABLE_KEY.length / 2);
+  const text = `${'x'.repeat(maxRecorded - half)}${TABLE_KEY}${'y'.repeat(2000)}`;
+  const { entries, views } = await exchanges('emulate', 1, () => incoming(text, 'text/plain'));
+  const [entry] = entries;
+  const [view] = views;
+  expect(view?.bodyBytes).toBe(text.length);
+  expect(view?.body).toHaveLength(maxRecorded);
+  expect(entry?.requestBody).toBe(view?.body);
+  expect(leaks(JSON.stringify([entry, view]))).toEqual([]);
+});
+
+it('shows a gzip-encoded request body decoded and redacted in the request record served over HTTP', async () => {
+  const emu = await startEmulator({ apiKeys: [TABLE_KEY] });
+  try {
+    const sent = await fetch(`${emu.url}${path}`, {
+      method: 'POST',
+      headers: {
+        authorization: `SSWS ${TABLE_KEY}`,
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+      },
+      body: gzipSync(body),
+    });
+    await sent.arrayBuffer();
+    const listed = await fetch(`${emu.url}/_emulator/requests`, {
+      headers: { authorization: `SSWS ${TABLE_KEY}` },
+    });
+    const [view] = (await listed.json()) as { body: string }[];
+    expect(view?.body).toBe(JSON.stringify({ question: 'what?', password: REDACTED }));
+  } finally {
+    await emu.close();
+  }
 });
