@@ -72,7 +72,7 @@ export class ExchangeCapture {
 
   constructor(
     private readonly options: CaptureOptions,
-    readonly method: string,
+    private readonly method: string,
     target: string,
     private readonly requestHeaders: Record<string, string>,
     rawHeaders: readonly string[] | undefined,
@@ -81,11 +81,6 @@ export class ExchangeCapture {
     this.rawPath = at < 0 ? target : target.slice(0, at);
     this.rawQuery = at < 0 ? '' : target.slice(at + 1);
     this.sent = rawHeaders ? headerPairs(rawHeaders) : Object.entries(requestHeaders);
-  }
-
-  /** How many bytes of a body a surface may show. */
-  get maxBodyBytes(): number {
-    return this.options.maxBodyBytes;
   }
 
   /** How many bytes of a body the capture reads: the limit and a margin. */
@@ -111,6 +106,7 @@ export class ExchangeCapture {
 
   /** The body as read (its first bytes kept); the pipeline hands it over once, as the request's body is read. */
   requestBodyRead(bytes: Uint8Array, size: number): void {
+    if (this.capturedBody) return;
     this.received ??= { bytes: bytes.subarray(0, this.keptBytes), size };
   }
 
@@ -127,7 +123,7 @@ export class ExchangeCapture {
     });
     this.capturedBody = { body: redactBody(body, this.requestRedaction()), bytes: size };
     // Only the redacted body stays.
-    this.received = { bytes: new Uint8Array(), size };
+    this.received = undefined;
     return this.capturedBody;
   }
 
