@@ -1,3 +1,4 @@
+import { type CaptureOptions, ExchangeCapture } from './capture/exchange.js';
 import type { ExchangeWatch } from './console/exchange-log.js';
 import type { Asset } from './console/page.js';
 import type { ControlContext } from './control/context.js';
@@ -73,24 +74,21 @@ interface ReceivedRequest {
   path: string;
   query: string;
   headers: Record<string, string>;
-  /** The headers as sent, names and values in turn (repeats kept), when the adapter has them. */
-  rawHeaders: readonly string[] | undefined;
   body: Uint8Array;
   size: number;
+  /** The exchange's capture, the one every surface renders (see `ExchangeCapture`). */
+  capture: ExchangeCapture;
 }
 
 /** What the pipeline's listeners hear: each request with valid credentials, each exchange as it starts. */
 export interface PipelineListeners {
   request?(request: ReceivedRequest): void;
-  /** Returns what follows the exchange (its body, its answer); not called for the console's own requests. */
-  exchange?(
-    requestId: string,
-    method: string,
-    target: string,
-    headers: Record<string, string>,
-    /** The headers as sent, names and values in turn (repeats kept), when the adapter has them. */
-    rawHeaders: readonly string[] | undefined,
-  ): ExchangeWatch;
+  /**
+   * Returns what follows the exchange (its body, its answer); not called for the console's own
+   * requests. Every listener is handed the same capture of the exchange, and the same one again as
+   * `request`'s.
+   */
+  exchange?(requestId: string, capture: ExchangeCapture): ExchangeWatch;
 }
 
 /** Everything the pipeline consults, each step its own part. */
@@ -110,6 +108,8 @@ export interface PipelineParts {
   /** The console page's files, when the emulator serves the console. */
   consoleAssets: ReadonlyMap<string, Asset> | undefined;
   listeners: PipelineListeners[];
+  /** How each exchange is captured and redacted, once, for every listener. */
+  capture: CaptureOptions;
 }
 
 export interface Pipeline {
@@ -130,7 +130,8 @@ const controlPrefix = '/_emulator/';
  * - the API, and every other path (`api-orders.ts`): the order of named steps of the mode in force,
  *   emulate, replay or record, written there once each;
  * - around each: one exchange (its request id, its headers, its end, its failure answered), which the
- *   listeners (the requests kept, the console's request log) hear as it goes.
+ *   listeners (the requests kept, the console's request log) hear as it goes, each handed the same
+ *   capture of it (captured and redacted once, whatever the mode).
  */
 export function createPipeline(parts: PipelineParts): Pipeline {
   const { log } = parts;
@@ -145,15 +146,23 @@ export function createPipeline(parts: PipelineParts): Pipeline {
   function handle(incoming: Incoming): Promise<Answer> {
     const path = pathOf(incoming.target);
     if (isConsolePath(parts, path)) return consoleRequest(parts, consoleRoute, incoming, path);
-    return exchange(incoming, 'service', (watched, reply, closing) =>
+    return exchange(incoming, 'service', (watched, reply, closing, capture) =>
       path.startsWith(controlPrefix)
         ? controlRequest(parts, watched, 'control', path.slice(controlPrefix.length), reply, closing)
-        : apiRequest(watched, path, reply, closing),
+        : apiRequest(watched, path, reply, closing, capture),
     );
   }
 
   /** An API request (or any other path, which the router answers 404), in its mode's order. */
-  async function apiRequest(incoming: Incoming, path: string, reply: Reply, closing: Closing): Promise<void> {
+  async function apiRequest(
+    incoming: Incoming,
+    path: string,
+    reply: Reply,
+    closing: Closing,
+    capture: ExchangeCapture | undefined,
+  ): Promise<void> {
+    // The service's exchanges all have one (only the console's own go without).
+    if (!capture) throw new Error('An API request was not captured');
     const operations = await parts.operations;
     const call: ApiCall = {
       parts,
@@ -165,6 +174,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
       isApi: path.startsWith('/api/'),
       closing,
       reply,
+      capture,
     };
     await runOrder(call, orderOf(parts.mode, call));
   }
@@ -177,26 +187,35 @@ export function createPipeline(parts: PipelineParts): Pipeline {
   function exchange(
     given: Incoming,
     kind: 'service' | 'console',
-    /** Answers the request (its body read through the listeners). */
-    run: (incoming: Incoming, reply: Reply, closing: Closing) => void | Promise<void>,
+    /** Answers the request (its body read through the capture, which the listeners hear of). */
+    run: (
+      incoming: Incoming,
+      reply: Reply,
+      closing: Closing,
+      capture: ExchangeCapture | undefined,
+    ) => void | Promise<void>,
   ): Promise<Answer> {
     let incoming = given;
     const { method, target } = incoming;
     requestCounter += 1;
     const requestId = `req-${requestCounter}`;
     const watches: ExchangeWatch[] = [];
-    if (kind === 'service') {
+    // One capture of the exchange, whatever the mode: every listener is handed this one.
+    const capture =
+      kind === 'service'
+        ? new ExchangeCapture(parts.capture, method, target, incoming.headers, incoming.rawHeaders)
+        : undefined;
+    if (capture) {
       for (const listener of parts.listeners) {
-        const watch = listener.exchange?.(requestId, method, target, incoming.headers, incoming.rawHeaders);
+        const watch = listener.exchange?.(requestId, capture);
         if (watch) watches.push(watch);
       }
-    }
-    if (watches.length > 0) {
       incoming = {
         ...given,
         readBody: async (limit) => {
           const received = await given.readBody(limit);
-          for (const watch of watches) watch.requestBody(received.bytes, received.size);
+          capture.requestBodyRead(received.bytes, received.size);
+          for (const watch of watches) watch.requestBody();
           return received;
         },
       };
@@ -212,7 +231,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     const path = pathOf(target);
     const ended = (async () => {
       try {
-        await run(incoming, reply, closing);
+        await run(incoming, reply, closing, capture);
       } catch (error) {
         answerFailure(reply, method, path, error);
       }

@@ -1,5 +1,6 @@
 import { A2AServer } from './a2a/stream.js';
 import { getAgentCard, listAgentLlmProviders, listAgents, respondToAgent } from './agents/handlers.js';
+import type { ContentDecoder } from './capture/body.js';
 import { checkCassette } from './cassette/check.js';
 import type { Replayer } from './cassette/replay.js';
 import type { ExchangeLog } from './console/exchange-log.js';
@@ -79,6 +80,8 @@ export type DatasetStep = (dataset: Dataset) => Promise<void>;
 
 /** What an adapter adds to the service: the node:http one its files, its console and its recording. */
 export interface ServiceAdditions {
+  /** How this runtime decodes a body's content coding, for the capture of each exchange. */
+  decode?: ContentDecoder | undefined;
   extendDataset?: DatasetStep | undefined;
   /** The sentence encoder, when it leads the ranking. */
   sentenceEncoder?: Promise<EmbeddingModel | undefined> | undefined;
@@ -217,7 +220,6 @@ export function createService(settings: Settings, additions: ServiceAdditions = 
     rateLimit,
     recorder,
     exchanges: console_?.exchanges,
-    secrets: settings.secrets,
     get openStreams() {
       return openStreams();
     },
@@ -260,10 +262,11 @@ export function createService(settings: Settings, additions: ServiceAdditions = 
 
   const heard: PipelineListeners[] = [
     {
-      request: (r) => recorder.record(r.method, r.path, r.query, r.headers, r.body, r.size, r.rawHeaders),
+      request: (r) => recorder.record(r.method, r.path, r.query, r.headers, r.body, r.size, r.capture),
     },
   ];
-  if (console_) heard.push({ exchange: (...begun) => console_.exchanges.begin(...begun) });
+  if (console_)
+    heard.push({ exchange: (requestId, capture) => console_.exchanges.begin(requestId, capture) });
   const pipeline = createPipeline({
     auth,
     guard,
@@ -277,6 +280,11 @@ export function createService(settings: Settings, additions: ServiceAdditions = 
     control,
     consoleAssets: console_?.assets,
     listeners: heard,
+    capture: {
+      secrets: settings.secrets,
+      decode: additions.decode,
+      maxBodyBytes: limits.maxRecordedBodyBytes,
+    },
   });
 
   return {

@@ -1,18 +1,11 @@
-import { type Redaction, SCRUB_MARGIN_BYTES } from '@dataworkz/redaction';
+import type { Redaction } from '@dataworkz/redaction';
 import { BoundedStore } from '../bounded-store.js';
-import { type CapturedBody, type ContentDecoder, captureBody } from '../capture/body.js';
+import type { CapturedBody } from '../capture/body.js';
 import { EventReader, eventStreamText, eventText } from '../capture/events.js';
-import { isEventStream, mediaTypeOf } from '../capture/media-type.js';
-import {
-  bodyText,
-  exchangeRedaction,
-  type HeaderList,
-  headerPairs,
-  headerRecordOf,
-  redactBody,
-  redactEvent,
-  redactHeaderList,
-} from '../capture/redact.js';
+import type { ExchangeCapture } from '../capture/exchange.js';
+import { isEventStream } from '../capture/media-type.js';
+import { type HeaderList, headerPairs, redactEvent } from '../capture/redact.js';
+import { cutText, shownBody } from '../capture/shown.js';
 import type { CassetteEntry } from '../cassette/har.js';
 import type { Answer } from '../http/answer.js';
 import { utf8 } from '../neutral/bytes.js';
@@ -50,7 +43,8 @@ export interface LoggedExchange {
 
 /** What the service tells the log of one exchange, in order. */
 export interface ExchangeWatch {
-  requestBody(bytes: Uint8Array, size: number): void;
+  /** The request's body is read (and in the exchange's capture). */
+  requestBody(): void;
   /** The answer's status and headers are decided; returns the answer to write (a stream is observed as it goes). */
   answered(answer: Answer): Answer;
   /** The connection was dropped before any answer. */
@@ -61,13 +55,6 @@ export interface ExchangeLogLimits {
   maxRecordedRequests: number;
   maxRecordedBytes: number;
   maxRecordedBodyBytes: number;
-}
-
-export interface ExchangeLogOptions {
-  /** The emulator's own secrets (its keys, its JWT secret): redacted wherever they show up. */
-  secrets: readonly string[];
-  /** How this runtime decodes a body's content coding (a deployment's gzip, while recording). */
-  decode?: ContentDecoder | undefined;
 }
 
 type Listener = (exchange: LoggedExchange) => void;
@@ -86,17 +73,14 @@ export class ExchangeLog {
   private nextId = 1;
   private readonly listeners = new Set<Listener>();
 
-  constructor(
-    private readonly limits: ExchangeLogLimits,
-    private readonly options: ExchangeLogOptions = { secrets: [] },
-  ) {
+  constructor(private readonly limits: ExchangeLogLimits) {
     this.entries = new BoundedStore({
       maxEntries: limits.maxRecordedRequests,
       maxBytes: limits.maxRecordedBytes,
     });
   }
 
-  /** The most bytes of a body the console shows; the log keeps a margin more, cut once redacted. */
+  /** The most bytes of a body the console shows (the capture keeps a margin more, cut once redacted). */
   get maxBodyBytes(): number {
     return this.limits.maxRecordedBodyBytes;
   }
@@ -121,34 +105,21 @@ export class ExchangeLog {
   }
 
   /**
-   * Starts an entry: the request line and headers (`rawHeaders` as sent, repeats kept) captured and
-   * redacted now, its body and answer as they come, each redacted by the policy set up for it.
+   * Starts an entry from the exchange's capture (made once, by the pipeline, for every surface): its
+   * request line and headers now, its body and answer as they come, each as the capture redacted it.
    */
-  begin(
-    requestId: string,
-    method: string,
-    target: string,
-    headers: Record<string, string>,
-    rawHeaders?: readonly string[],
-  ): ExchangeWatch {
-    const at = target.indexOf('?');
-    const path = at < 0 ? target : target.slice(0, at);
-    const query = at < 0 ? '' : target.slice(at + 1);
-    const sent = (rawHeaders ? headerPairs(rawHeaders) : Object.entries(headers)).filter(
-      ([name]) => name.toLowerCase() !== consoleMarker,
-    );
-    const { secrets, decode } = this.options;
-    const redaction = exchangeRedaction(secrets, sent, query);
+  begin(requestId: string, capture: ExchangeCapture): ExchangeWatch {
+    const head = capture.head;
     const started = performance.now();
     const entry: LoggedExchange = {
       id: this.nextId++,
       requestId,
-      method,
-      path: redaction.text(path),
-      query: query === '' ? '' : redaction.url(`?${query}`).slice(1),
-      from: headers[consoleMarker] === undefined ? 'program' : 'console',
+      method: head.method,
+      path: head.path,
+      query: head.query,
+      from: head.headers[consoleMarker] === undefined ? 'program' : 'console',
       startedAt: new Date().toISOString(),
-      requestHeaders: headerRecordOf(redactHeaderList(sent, redaction)),
+      requestHeaders: withoutMarker(head.headers),
       requestBody: '',
       requestBytes: 0,
       state: 'pending',
@@ -159,8 +130,7 @@ export class ExchangeLog {
     this.entries.set(entry.id, entry, sizeOf(entry));
     this.emit(entry);
     const max = this.limits.maxRecordedBodyBytes;
-    // Kept past the limit by a margin, so a secret the cut would split is still whole when redacted.
-    const cap = max + SCRUB_MARGIN_BYTES;
+    const cap = capture.keptBytes;
     const finish = (state: ExchangeState) => {
       if (entry.state === 'done' || entry.state === 'dropped' || entry.state === 'cut') return;
       entry.state = state;
@@ -168,53 +138,38 @@ export class ExchangeLog {
       this.entries.resize(entry.id, sizeOf(entry));
       this.emit(entry);
     };
-    const requestType = mediaTypeOf(headers['content-type']);
     return {
-      requestBody: (bytes, size) => {
-        const body = captureBody({
-          bytes: bytes.subarray(0, cap),
-          size,
-          type: requestType,
-          contentEncoding: headers['content-encoding'],
-          decode,
-        });
-        entry.requestBody = shown(redactBody(body, redaction), max);
-        entry.requestBytes = size;
+      requestBody: () => {
+        const captured = capture.requestBody;
+        if (!captured) return;
+        entry.requestBody = shown(captured.body, max);
+        entry.requestBytes = captured.bytes;
       },
       answered: (answer) => {
         const list: HeaderList = answer.headerList
           ? headerPairs(answer.headerList)
           : Object.entries(answer.headers);
-        // The cookies the answer sets are secrets too.
-        const answerRedaction = exchangeRedaction(secrets, sent, query, list);
-        entry.status = answer.status;
-        entry.responseHeaders = headerRecordOf(redactHeaderList(list, answerRedaction));
-        const record = headerRecordOf(list);
-        const type = mediaTypeOf(record['content-type']);
-        const capture = (bytes: Uint8Array, size: number) =>
-          captureBody({ bytes, size, type, contentEncoding: record['content-encoding'], decode });
+        const captured = capture.answered(answer.status, list);
+        entry.status = captured.status;
+        entry.responseHeaders = captured.headers;
         const { body } = answer;
         if (!(body instanceof ReadableStream)) {
           const bytes = typeof body === 'string' ? utf8(body) : (body ?? new Uint8Array());
-          entry.responseBody = shown(
-            redactBody(capture(bytes.subarray(0, cap), bytes.length), answerRedaction),
-            max,
-          );
+          entry.responseBody = shown(capture.answerBody(bytes.subarray(0, cap), bytes.length), max);
           entry.responseBytes = bytes.length;
           finish('done');
           return answer;
         }
         entry.state = 'streaming';
         this.emit(entry);
-        const coded = (record['content-encoding'] ?? '').trim() !== '';
         const { recorded } = answer;
         // A recorded exchange is captured and redacted once, for the cassette: the log shows that record.
         const watch = recorded
           ? recordWatch(entry, recorded, max)
-          : isEventStream(type) && !coded
-            ? eventsWatch(entry, answerRedaction, max)
+          : isEventStream(captured.type) && !captured.coded
+            ? eventsWatch(entry, captured.redaction, max)
             : wholeWatch(entry, cap, (bytes, size) => {
-                entry.responseBody = shown(redactBody(capture(bytes, size), answerRedaction), max);
+                entry.responseBody = shown(capture.answerBody(bytes, size), max);
               });
         return { ...answer, body: observed(body, entry, watch, finish) };
       },
@@ -252,7 +207,7 @@ function recordWatch(
       entry.requestBytes = har.request.bodySize;
       const { content } = har.response;
       entry.responseBody = har._events
-        ? cut(eventStreamText(har._events.map(({ time: _, ...event }) => event)), max)
+        ? cutText(eventStreamText(har._events.map(({ time: _, ...event }) => event)), max)
         : harShown(content, content.size, max);
     },
   };
@@ -272,7 +227,7 @@ function harShown(
   if ((start === '{' || start === '[') && body.text.length > max) {
     return `[${size} bytes of JSON past the console's limit of ${max}: not shown, as its members cannot be checked for secrets]`;
   }
-  return cut(body.text, max);
+  return cutText(body.text, max);
 }
 
 /**
@@ -283,7 +238,7 @@ function eventsWatch(entry: LoggedExchange, redaction: Redaction, max: number): 
   const decoder = new TextDecoder();
   const reader = new EventReader((event) => {
     if (entry.responseBody.length >= max) return;
-    entry.responseBody = cut(entry.responseBody + eventText(redactEvent(event, redaction)), max);
+    entry.responseBody = cutText(entry.responseBody + eventText(redactEvent(event, redaction)), max);
   });
   return {
     chunk: (bytes) => reader.feed(decoder.decode(bytes, { stream: true })),
@@ -354,23 +309,16 @@ function observed(
   });
 }
 
-/**
- * A redacted body as the page shows it, cut to the limit. JSON cut by the limit no longer parses, so
- * its members cannot be judged by name: it is not shown, only its size; nor is a body the redaction
- * cannot read (not text, an unknown charset), which only its size and SHA-256 stand for.
- */
+/** A redacted body as the page shows it (see `shownBody`). */
 function shown(body: CapturedBody, max: number): string {
-  if (body.kind === 'unreadable') {
-    return `[${body.size} bytes not shown: ${body.why}; SHA-256 ${body.sha256}]`;
-  }
-  if (body.kind === 'text' && body.json && (body.cut || body.size > max)) {
-    return `[${body.size} bytes of JSON past the console's limit of ${max}: not shown, as its members cannot be checked for secrets]`;
-  }
-  return cut(bodyText(body), max);
+  return shownBody(body, max, "the console's limit");
 }
 
-function cut(text: string, max: number): string {
-  return text.length > max ? text.slice(0, max) : text;
+/** The headers but the marker of the console's own requests (the page knows them by `from`). */
+function withoutMarker(headers: Record<string, string>): Record<string, string> {
+  if (headers[consoleMarker] === undefined) return headers;
+  const { [consoleMarker]: _, ...rest } = headers;
+  return rest;
 }
 
 function sizeOf(entry: LoggedExchange): number {

@@ -22,8 +22,6 @@ export interface ControlContext {
   readonly recorder: RequestRecorder;
   /** The console's request log; undefined when the emulator runs without the console. */
   readonly exchanges: ExchangeLog | undefined;
-  /** Every credential to keep out of what the log shows: the API keys and the JWT secret. */
-  readonly secrets: readonly string[];
   readonly openStreams: number;
   overview(): Overview;
   mode(): ModeStatus;

@@ -83,7 +83,7 @@ const operations: ControlOperation[] = [
   },
   // Redacted: a peer with any valid credential must not read the key the console's proxy added, nor
   // another caller's credentials. `emu.requests` in the emulator's own process keeps them as sent.
-  { method: 'GET', path: 'requests', run: (ctx) => ctx.recorder.redacted(ctx.secrets) },
+  { method: 'GET', path: 'requests', run: (ctx) => ctx.recorder.redacted() },
   {
     method: 'DELETE',
     path: 'requests',

@@ -1,14 +1,6 @@
 import { BoundedStore } from '../bounded-store.js';
-import { captureBody } from '../capture/body.js';
-import { mediaTypeOf } from '../capture/media-type.js';
-import {
-  bodyText,
-  exchangeRedaction,
-  headerPairs,
-  headerRecordOf,
-  redactBody,
-  redactHeaderList,
-} from '../capture/redact.js';
+import type { ExchangeCapture } from '../capture/exchange.js';
+import { shownBody } from '../capture/shown.js';
 import { fromUtf8, utf8Length } from '../neutral/bytes.js';
 
 /** One request as the emulator received it. */
@@ -32,12 +24,6 @@ export interface RecorderLimits {
   maxRecordedBodyBytes: number;
 }
 
-/** What a kept request was as sent, for its redacted view: the headers as listed, the body's bytes. */
-interface AsSent {
-  rawHeaders: readonly string[] | undefined;
-  body: Uint8Array;
-}
-
 /**
  * The most recent authenticated API requests, newest last, bounded by count and by bytes so a
  * long-running or attacked emulator stays small; the oldest go first, and a request larger than the
@@ -48,8 +34,9 @@ export class RequestRecorder {
   // The list `requests` last returned, made again only after a change: tests read it often, the
   // service writes on every request and should not pay for the list.
   private list: RecordedRequest[] | undefined;
-  private readonly asSent = new WeakMap<RecordedRequest, AsSent>();
-  // Each request's view for other processes, redacted once, the first time it is asked for.
+  // Each request's capture (made once, by the pipeline, for every surface).
+  private readonly captures = new WeakMap<RecordedRequest, ExchangeCapture>();
+  // Each request's view for other processes, rendered from its capture the first time it is asked for.
   private readonly views = new WeakMap<RecordedRequest, RecordedRequest>();
 
   constructor(private readonly limits: RecorderLimits) {
@@ -72,7 +59,7 @@ export class RequestRecorder {
     received: Record<string, string>,
     body: Uint8Array,
     bodyBytes: number,
-    rawHeaders?: readonly string[],
+    capture: ExchangeCapture,
   ): void {
     const kept = body.subarray(0, this.limits.maxRecordedBodyBytes);
     let bytes = kept.length + utf8Length(path) + utf8Length(query) + method.length;
@@ -85,20 +72,23 @@ export class RequestRecorder {
     // A fresh string from the kept bytes: a slice of the whole body's text would keep all of it alive.
     const request = { method, path, query, headers, body: fromUtf8(kept), bodyBytes };
     this.store.add(request, bytes);
-    this.asSent.set(request, { rawHeaders, body: kept });
+    this.captures.set(request, capture);
     this.list = undefined;
   }
 
   /**
-   * The kept requests as any other process may read them (`GET /_emulator/requests`): captured and
-   * redacted by the one policy, the emulator's own `secrets` and every credential each request
-   * presented (a repeated header's each time) removed from its path, query, headers and body.
+   * The kept requests as any other process may read them (`GET /_emulator/requests`): each rendered
+   * from its exchange's capture, redacted by the one policy (the emulator's own secrets and every
+   * credential the request presented, a repeated header's each time, removed from its path, query,
+   * headers and body).
    */
-  redacted(secrets: readonly string[]): RecordedRequest[] {
+  redacted(): RecordedRequest[] {
     return this.requests.map((request) => {
       let view = this.views.get(request);
       if (!view) {
-        view = redactedView(request, this.asSent.get(request), secrets, this.limits.maxRecordedBodyBytes);
+        const capture = this.captures.get(request);
+        if (!capture) throw new Error('A kept request has no capture');
+        view = redactedView(request, capture, this.limits.maxRecordedBodyBytes);
         this.views.set(request, view);
       }
       return view;
@@ -111,33 +101,15 @@ export class RequestRecorder {
   }
 }
 
-function redactedView(
-  request: RecordedRequest,
-  asSent: AsSent | undefined,
-  secrets: readonly string[],
-  maxBytes: number,
-): RecordedRequest {
-  const sent = asSent?.rawHeaders ? headerPairs(asSent.rawHeaders) : Object.entries(request.headers);
-  const redaction = exchangeRedaction(secrets, sent, request.query);
-  const body = captureBody({
-    bytes: asSent?.body ?? new Uint8Array(),
-    size: request.bodyBytes,
-    type: mediaTypeOf(request.headers['content-type']),
-    contentEncoding: request.headers['content-encoding'],
-  });
-  const redacted = redactBody(body, redaction);
-  const cutJson = redacted.kind === 'text' && redacted.json && redacted.cut;
+function redactedView(request: RecordedRequest, capture: ExchangeCapture, max: number): RecordedRequest {
+  const { path, query, headers } = capture.head;
+  const redacted = capture.requestBody?.body;
   return {
     method: request.method,
-    path: redaction.text(request.path),
-    query: request.query === '' ? '' : redaction.url(`?${request.query}`).slice(1),
-    headers: headerRecordOf(redactHeaderList(sent, redaction)),
-    body:
-      redacted.kind === 'unreadable'
-        ? `[${redacted.size} bytes not shown: ${redacted.why}; SHA-256 ${redacted.sha256}]`
-        : cutJson
-          ? `[${redacted.size} bytes of JSON past the limit of ${maxBytes}: not shown, as its members cannot be checked for secrets]`
-          : bodyText(redacted),
+    path,
+    query,
+    headers,
+    body: redacted === undefined ? '' : shownBody(redacted, max, 'the limit'),
     bodyBytes: request.bodyBytes,
   };
 }

@@ -120,15 +120,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     { ...settings, replay: replayed && replay ? { ...replayed, cassette: replay } : undefined },
     {
       extendDataset: addData,
+      decode: nodeDecoder(limits.maxRecordedBodyBytes),
       sentenceEncoder: Promise.resolve(encoderModel),
       console:
         consoleModules && assets
           ? {
               assets,
-              exchanges: new consoleModules[1].ExchangeLog(limits, {
-                secrets,
-                decode: nodeDecoder(limits.maxRecordedBodyBytes),
-              }),
+              exchanges: new consoleModules[1].ExchangeLog(limits),
               about: () => ({
                 version,
                 ranking: rankingOf(settings.ranking.embed, encoderModel),

@@ -1,3 +1,4 @@
+import type { ExchangeCapture } from '../capture/exchange.js';
 import type { ReceivedBody } from '../http/body.js';
 import type { Closing } from '../http/closing.js';
 import { Query } from '../http/query.js';
@@ -21,6 +22,8 @@ export interface ApiCall {
   readonly closing: Closing;
   /** The reply the answer goes through: a fault in force replaces it with the faulted one. */
   reply: Reply;
+  /** The exchange's capture, which every listener is handed. */
+  readonly capture: ExchangeCapture;
   /** Once checked: whether the credentials were accepted, or why not. */
   credentials?: { refusal: unknown };
   /** Once read: the body, or why it was refused. */
@@ -51,12 +54,12 @@ export async function readBody(call: ApiCall): Promise<undefined> {
  * kept: anyone can send the others, as large as they like.
  */
 export function hear(call: ApiCall): undefined {
-  const { credentials, received, incoming, path, query } = call;
+  const { credentials, received, incoming, path, query, capture } = call;
   if (credentials === undefined || credentials.refusal !== undefined || received === undefined) return;
-  const { method, headers, rawHeaders } = incoming;
+  const { method, headers } = incoming;
   for (const listener of call.parts.listeners) {
     const { bytes: body, size } = received;
-    listener.request?.({ method, path, query, headers, rawHeaders, body, size });
+    listener.request?.({ method, path, query, headers, body, size, capture });
   }
   return undefined;
 }
