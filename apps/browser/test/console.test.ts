@@ -181,7 +181,7 @@ describe('the emulator console in headless Chromium', () => {
       ]);
     expect(await running.textContent()).toContain('2 systems');
     expect(await running.textContent()).toContain('3 agents');
-    expect(await running.textContent()).toContain('A2A 0.3');
+    expect(await running.textContent()).toContain('0.3 and 1.0, per request');
     const connect = page.getByRole('region', { name: 'Point a client at it' });
     expect(await connect.getByTestId('base-url').textContent()).toBe(new URL(emulator.consoleUrl).origin);
     // The key stays out of the page until asked for (the last test asks).
