@@ -72,13 +72,19 @@ function hasSummary(markdown) {
   return lead.split('\n').some((line) => line.trim() !== '' && !/^[|>#*]/.test(line.trim()));
 }
 
-// Each public package: every entry of its exports map that has types (the main one and any
+// A package's `./internal` subpath holds what the other @dataworkz packages build on, under no semver
+// promise: the reference leaves it out (as the API reports do), so it is not checked against it.
+const internalSubpath = './internal';
+
+// Each public package: every entry of its exports map that has types (the main one and any public
 // subpath), and the names its reference pages document.
 const checked = [];
 for (const dir of await readdir(packagesDir)) {
   const manifest = JSON.parse(await readFile(join(packagesDir, dir, 'package.json'), 'utf8'));
   if (manifest.private) continue;
-  const entries = Object.values(manifest.exports ?? {})
+  const entries = Object.entries(manifest.exports ?? {})
+    .filter(([subpath]) => subpath !== internalSubpath)
+    .map(([, target]) => target)
     .map((target) => (typeof target === 'object' && target !== null ? target.types : undefined))
     .filter((types) => typeof types === 'string')
     .map((types) => join(packagesDir, dir, types));
