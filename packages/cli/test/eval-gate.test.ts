@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { degradedAnswers } from './support/degraded-answers.js';
 import { cliEnv } from './support/run-cli.js';
 import { runInProcess } from './support/run-in-process.js';
 
@@ -15,25 +16,6 @@ const golden = fileURLToPath(new URL('./fixtures/eval/support-golden.csv', impor
 const supportKb = seed.systems.supportKb;
 const productDocs = seed.systems.productDocs;
 const freshDir = () => mkdtempSync(join(tmpdir(), 'dataworkz-gate-'));
-
-/** An answer as a degraded deployment would give it: its LLM handed a chunk about something else. */
-function degradedAnswer(): string {
-  const unrelated = 'Nimbus dashboards can be exported as PDF from the reports page.';
-  return JSON.stringify({
-    question: 'q',
-    answer: '\n\nI do not know.',
-    context: [{ link: 's3a://bucket/reports.md', data: unrelated, source: 'docs' }],
-    systemId: supportKb.systemId,
-    systemName: supportKb.name,
-    type: 'qna',
-    questionUuid: '00000000-0000-4000-8000-000000000000',
-    status: 'COMPLETED',
-    probe: {
-      id: 'pipeline',
-      children: [{ id: 'MERGE_NEIGHBOURING_CONTEXT', data: { Input: [{ Content: unrelated }] } }],
-    },
-  });
-}
 
 describe('qna eval --baseline as a gate', () => {
   let emu: Emulator;
@@ -86,13 +68,7 @@ describe('qna eval --baseline as a gate', () => {
   });
 
   it('fails on a planted drop (exit 7), naming the interval and the questions that dropped most, regressions first', async () => {
-    emu.faults.add({
-      route: 'answerQnaQuestion',
-      times: 6,
-      status: 200,
-      body: degradedAnswer(),
-      contentType: 'application/json',
-    });
+    emu.faults.add(degradedAnswers(6));
     const out = freshDir();
     const run = await runInProcess(
       [
@@ -207,15 +183,10 @@ describe('qna eval --baseline as a gate', () => {
       string
     >[];
     expect(results.map((row) => row.repetition).sort()).toEqual(['1', '1', '2', '2', '3', '3']);
-    expect(Object.keys(results[0] ?? {}).slice(0, 7)).toEqual([
-      'question',
-      'gt_answer',
-      'system_answer',
-      'source',
-      'experiment_name',
-      'repetition',
-      'context_precision',
-    ]);
+    // The vendor's columns, with `repetition` after `experiment_name`, before the scores.
+    expect(readFileSync(join(out, 'results.csv'), 'utf8').split('\n')[0]).toMatch(
+      /^question,gt_answer,system_answer,source,experiment_name,repetition,context_precision,/,
+    );
     // Two questions, however many answers each.
     expect(run.stdout.split('\n')[1]).toMatch(new RegExp(`^support\\t${supportKb.name}\\t2\\t`));
     // A rerun with a fourth repetition asks only the fourth.

@@ -7,11 +7,25 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { evaluateQna } from '@dataworkz/cli/eval';
 import { Dataworkz } from '@dataworkz/client';
 import { seed, startEmulator } from '@dataworkz/emulator';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { expect, it } from 'vitest';
+import { degradedAnswers } from './support/degraded-answers.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT = process.env.EVAL_REPORT_SCREENSHOT ?? join(tmpdir(), 'eval-report.png');
+
+/** A page of headless Chromium the size of `viewport`, closed with its browser when `use` ends. */
+async function withPage(viewport: { width: number; height: number }, use: (page: Page) => Promise<void>) {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
+  try {
+    await use(await browser.newPage({ viewport }));
+  } finally {
+    await browser.close();
+  }
+}
 
 it('opens report.html from disk with its charts and without a console error or a request', async () => {
   const emu = await startEmulator({ port: 0 });
@@ -29,12 +43,7 @@ it('opens report.html from disk with its charts and without a console error or a
   } finally {
     await emu.close();
   }
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
-  try {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 1400 } });
+  await withPage({ width: 1200, height: 1400 }, async (page) => {
     const errors: string[] = [];
     const requests: string[] = [];
     page.on('console', (message) => {
@@ -66,9 +75,7 @@ it('opens report.html from disk with its charts and without a console error or a
     await page.screenshot({ path: SCREENSHOT.replace(/\.png$/, '-question.png'), fullPage: true });
     expect(errors).toEqual([]);
     expect(requests).toEqual([]);
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 it('opens with the comparison when a baseline is given: the regressions first, marked, with their intervals', async () => {
@@ -85,27 +92,7 @@ it('opens with the comparison when a baseline is given: the regressions first, m
       outDir: mkdtempSync(join(tmpdir(), 'dataworkz-eval-base-')),
     });
     // Every answer of the next run says it does not know, from a chunk about something else.
-    const unrelated = 'Nimbus dashboards can be exported as PDF from the reports page.';
-    emu.faults.add({
-      route: 'answerQnaQuestion',
-      times: 6,
-      status: 200,
-      contentType: 'application/json',
-      body: JSON.stringify({
-        question: 'q',
-        answer: '\n\nI do not know.',
-        context: [{ link: 's3a://bucket/reports.md', data: unrelated, source: 'docs' }],
-        systemId: seed.systems.supportKb.systemId,
-        systemName: seed.systems.supportKb.name,
-        type: 'qna',
-        questionUuid: '00000000-0000-4000-8000-000000000000',
-        status: 'COMPLETED',
-        probe: {
-          id: 'pipeline',
-          children: [{ id: 'MERGE_NEIGHBOURING_CONTEXT', data: { Input: [{ Content: unrelated }] } }],
-        },
-      }),
-    });
+    emu.faults.add(degradedAnswers(6));
     const result = await evaluateQna({
       client,
       golden,
@@ -118,30 +105,18 @@ it('opens with the comparison when a baseline is given: the regressions first, m
   } finally {
     await emu.close();
   }
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
-  try {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  await withPage({ width: 1200, height: 900 }, async (page) => {
     await page.goto(pathToFileURL(report).href, { waitUntil: 'load' });
     // The first heading under the title, in view without scrolling.
     expect(await page.locator('h2').first().textContent()).toBe('Compared with the baseline');
     expect(await page.locator('p.headline').textContent()).toMatch(
       /^Regressed: \d+ metrics of 1 experiment fell below the baseline\.$/,
     );
+    // The header cells in order, as the eye reads them across.
     const header = await page.locator('table.comparison th').allTextContents();
-    expect(header).toEqual([
-      'experiment',
-      'source',
-      'metric',
-      'baseline',
-      'now',
-      'difference',
-      '95 % interval',
-      'verdict',
-      'dropped most',
-    ]);
+    expect(header.join(' | ')).toBe(
+      'experiment | source | metric | baseline | now | difference | 95 % interval | verdict | dropped most',
+    );
     const first = page.locator('table.comparison tbody tr').first();
     expect(await first.getAttribute('class')).toBe('verdict-regressed');
     // Marked in red, as the eye reads it.
@@ -165,7 +140,5 @@ it('opens with the comparison when a baseline is given: the regressions first, m
       expect.stringMatching(/^"How long do I have to return hardware\?" 1\.000 → 0\.000; /),
     ]);
     await page.screenshot({ path: SCREENSHOT.replace(/\.png$/, '-comparison.png'), fullPage: false });
-  } finally {
-    await browser.close();
-  }
+  });
 });

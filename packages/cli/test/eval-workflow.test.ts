@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import {
   chmodSync,
   copyFileSync,
@@ -12,9 +11,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
-import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
+import { type Emulator, startEmulator } from '@dataworkz/emulator';
+import { runToExit } from '@dataworkz/measure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { degradedAnswers } from './support/degraded-answers.js';
 import { bin } from './support/run-cli.js';
 
 // The workflow the docs' "Evaluate in CI" page gives a team, checked by GitHub's own parser, and its
@@ -54,29 +55,16 @@ interface JobRun {
   workspace: string;
 }
 
-function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
-
 async function git(cwd: string, ...args: string[]): Promise<string> {
-  const result = await sh('git', args, cwd, {
-    ...process.env,
-    GIT_AUTHOR_NAME: 'Dev',
-    GIT_AUTHOR_EMAIL: 'dev@example.com',
-    GIT_COMMITTER_NAME: 'Dev',
-    GIT_COMMITTER_EMAIL: 'dev@example.com',
+  const result = await runToExit('git', args, {
+    cwd,
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'Dev',
+      GIT_AUTHOR_EMAIL: 'dev@example.com',
+      GIT_COMMITTER_NAME: 'Dev',
+      GIT_COMMITTER_EMAIL: 'dev@example.com',
+    },
   });
   if (result.code !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
   return result.stdout;
@@ -153,7 +141,10 @@ async function runJob(jobId: string, workspace: string, values: Record<string, s
     env.GITHUB_OUTPUT = outputFile;
     const scriptFile = join(temp, `step-${i}.sh`);
     writeFileSync(scriptFile, script);
-    const result = await sh('bash', ['--noprofile', '--norc', '-eo', 'pipefail', scriptFile], workspace, env);
+    const result = await runToExit('bash', ['--noprofile', '--norc', '-eo', 'pipefail', scriptFile], {
+      cwd: workspace,
+      env,
+    });
     run.output.set(name, { stdout: result.stdout, stderr: result.stderr });
     if (step.id) {
       const lines = readFileSync(outputFile, 'utf8')
@@ -168,7 +159,8 @@ async function runJob(jobId: string, workspace: string, values: Record<string, s
     }
     if (result.code !== 0 && !failed) {
       failed = true;
-      run.code = result.code;
+      // A step killed by a signal fails the job as a non-zero exit does.
+      run.code = result.code ?? 1;
     }
   }
   run.summary = readFileSync(summaryFile, 'utf8');
@@ -215,10 +207,10 @@ describe('the workflow of "Evaluate in CI"', () => {
 
   it('needs Vite to load the parser: plain Node refuses its JSON import (vitest.config.ts inlines it)', async () => {
     // When this fails, the parser imports its schema as Node accepts: drop the inlining.
-    const plain = await sh(
+    const plain = await runToExit(
       process.execPath,
       ['--input-type=module', '-e', "await import('@actions/workflow-parser')"],
-      fileURLToPath(new URL('..', import.meta.url)),
+      { cwd: fileURLToPath(new URL('..', import.meta.url)) },
     );
     expect(plain.code).not.toBe(0);
     // Node 20 names it ERR_IMPORT_ASSERTION_TYPE_MISSING, Node 22 and later ERR_IMPORT_ATTRIBUTE_MISSING.
@@ -330,27 +322,7 @@ describe('the workflow of "Evaluate in CI"', () => {
   });
 
   it('fails a pull request whose answers got worse (exit 7), saying why in the log and the summary', async () => {
-    const unrelated = 'Nimbus dashboards can be exported as PDF from the reports page.';
-    emu.faults.add({
-      route: 'answerQnaQuestion',
-      times: 18,
-      status: 200,
-      contentType: 'application/json',
-      body: JSON.stringify({
-        question: 'q',
-        answer: '\n\nI do not know.',
-        context: [{ link: 's3a://bucket/reports.md', data: unrelated, source: 'docs' }],
-        systemId: seed.systems.supportKb.systemId,
-        systemName: seed.systems.supportKb.name,
-        type: 'qna',
-        questionUuid: '00000000-0000-4000-8000-000000000000',
-        status: 'COMPLETED',
-        probe: {
-          id: 'pipeline',
-          children: [{ id: 'MERGE_NEIGHBOURING_CONTEXT', data: { Input: [{ Content: unrelated }] } }],
-        },
-      }),
-    });
+    emu.faults.add(degradedAnswers(18));
     const job = await runJob('gate', await pullRequest(), values);
     expect(job.code).toBe(7);
     const evaluate = job.output.get('Evaluate');

@@ -13,6 +13,7 @@ import { Dataworkz } from '@dataworkz/client';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
+import { degradedAnswers } from './support/degraded-answers.js';
 import { cliEnv } from './support/run-cli.js';
 import { runInProcess } from './support/run-in-process.js';
 
@@ -165,25 +166,6 @@ describe('evaluateQna against the emulator', () => {
   });
 });
 
-/** An answer as a degraded deployment would give it: its LLM handed a chunk about something else. */
-function degradedAnswer(): string {
-  const unrelated = 'Nimbus dashboards can be exported as PDF from the reports page.';
-  return JSON.stringify({
-    question: 'q',
-    answer: '\n\nI do not know.',
-    context: [{ link: 's3a://bucket/reports.md', data: unrelated, source: 'docs' }],
-    systemId: supportKb.systemId,
-    systemName: supportKb.name,
-    type: 'qna',
-    questionUuid: '00000000-0000-4000-8000-000000000000',
-    status: 'COMPLETED',
-    probe: {
-      id: 'pipeline',
-      children: [{ id: 'MERGE_NEIGHBOURING_CONTEXT', data: { Input: [{ Content: unrelated }] } }],
-    },
-  });
-}
-
 describe('dataworkz qna eval', () => {
   let emu: Emulator | undefined;
   afterEach(async () => {
@@ -203,13 +185,7 @@ describe('dataworkz qna eval', () => {
     copyFileSync(join(first, 'stats.csv'), baselineFile);
 
     // The deployment gets worse: every answer of the next run is given the wrong chunk.
-    emu.faults.add({
-      route: 'answerQnaQuestion',
-      times: 6,
-      status: 200,
-      body: degradedAnswer(),
-      contentType: 'application/json',
-    });
+    emu.faults.add(degradedAnswers(6));
     const dropped = await runInProcess(
       [...args(freshDir()), '--baseline', baselineFile, '--max-drop', '0.05'],
       env,
