@@ -105,6 +105,19 @@ async function openV1(emu: Emulator, agentId: string, text: string, state: TaskS
   return { events, taskId, contextId: payload.value.contextId };
 }
 
+/** Cancels over v0.3 once the stream's task reaches `state`, and returns what the stream sent after. */
+async function cancelOnV03(emu: Emulator, agentId: string, text: string, state: string) {
+  const { events, taskId, contextId } = await openV03(emu, agentId, text, state);
+  await cancelV03(emu, agentId, taskId, contextId);
+  return drain(events);
+}
+
+async function cancelOnV1(emu: Emulator, agentId: string, text: string, state: TaskState) {
+  const { events, taskId, contextId } = await openV1(emu, agentId, text, state);
+  await cancelV1(emu, agentId, taskId, contextId);
+  return drain(events);
+}
+
 describe('cancelling a submitted task (the run paused before its first step)', () => {
   let emu: Emulator;
   // Long enough that no step comes before the cancel; the cancel ends the pause at once.
@@ -114,27 +127,13 @@ describe('cancelling a submitted task (the run paused before its first step)', (
   afterAll(() => emu.close());
 
   it('v0.3', async () => {
-    const { events, taskId, contextId } = await openV03(
-      emu,
-      orderStatus,
-      'Where is order 1001?',
-      'submitted',
-    );
-    await cancelV03(emu, orderStatus, taskId, contextId);
-    const rest = await drain(events);
+    const rest = await cancelOnV03(emu, orderStatus, 'Where is order 1001?', 'submitted');
     expect(rest.map(stateOf)).not.toContain('working');
     expect(rest.map(stateOf)).not.toContain('completed');
   });
 
   it('v1.0', async () => {
-    const { events, taskId, contextId } = await openV1(
-      emu,
-      orderStatus,
-      'Where is order 1001?',
-      TaskState.TASK_STATE_SUBMITTED,
-    );
-    await cancelV1(emu, orderStatus, taskId, contextId);
-    const rest = await drain(events);
+    const rest = await cancelOnV1(emu, orderStatus, 'Where is order 1001?', TaskState.TASK_STATE_SUBMITTED);
     expect(rest.map(v1StateOf)).not.toContain(TaskState.TASK_STATE_COMPLETED);
   });
 });
@@ -151,21 +150,12 @@ describe('cancelling a working task and one waiting for input', () => {
   });
 
   it('working, v0.3', async () => {
-    const { events, taskId, contextId } = await openV03(emu, productAdvisor, heldQuestion, 'working');
-    await cancelV03(emu, productAdvisor, taskId, contextId);
-    const rest = await drain(events);
+    const rest = await cancelOnV03(emu, productAdvisor, heldQuestion, 'working');
     expect(rest.map(stateOf)).not.toContain('completed');
   });
 
   it('working, v1.0', async () => {
-    const { events, taskId, contextId } = await openV1(
-      emu,
-      productAdvisor,
-      heldQuestion,
-      TaskState.TASK_STATE_WORKING,
-    );
-    await cancelV1(emu, productAdvisor, taskId, contextId);
-    const rest = await drain(events);
+    const rest = await cancelOnV1(emu, productAdvisor, heldQuestion, TaskState.TASK_STATE_WORKING);
     expect(rest.map(v1StateOf)).not.toContain(TaskState.TASK_STATE_COMPLETED);
   });
 

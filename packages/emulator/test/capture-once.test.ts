@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { type Cassette, startEmulator } from '@dataworkz/emulator';
+import { startEmulator } from '@dataworkz/emulator';
 import { REDACTED } from '@dataworkz/redaction';
 import { describe, expect, it } from 'vitest';
 import { leaks, TABLE_KEY } from '../../redaction/test/support/credential-table.js';
@@ -8,6 +8,7 @@ import { ExchangeLog } from '../src/console/exchange-log.js';
 import type { Incoming } from '../src/pipeline.js';
 import { createService } from '../src/service.js';
 import { settle } from '../src/settings.js';
+import { cassetteOf, recordedEntry } from './support/cassette.js';
 
 // One exchange is captured and redacted once, in every mode: the pipeline hands the same capture to
 // the console's log and to the request record, which render it and read nothing raw. Seen from the
@@ -22,42 +23,14 @@ const maxRecorded = 1000;
 const body = JSON.stringify({ question: 'what?', password: bodySecret });
 
 /** The cassette replay mode answers from: the request as recorded, its secrets redacted. */
-const cassette: Cassette = {
-  log: {
-    version: '1.2',
-    creator: { name: 'test', version: '1' },
-    entries: [
-      {
-        startedDateTime: '2026-01-01T00:00:00.000Z',
-        time: 1,
-        request: {
-          method: 'POST',
-          url: `https://dw.example${path}?access_token=%5BREDACTED%5D&keyword=kept`,
-          httpVersion: 'HTTP/1.1',
-          cookies: [],
-          headers: [],
-          queryString: [],
-          postData: { mimeType: 'application/json', text: '{"question":"what?","password":"[REDACTED]"}' },
-          headersSize: -1,
-          bodySize: body.length,
-        },
-        response: {
-          status: 200,
-          statusText: 'OK',
-          httpVersion: 'HTTP/1.1',
-          cookies: [],
-          headers: [{ name: 'content-type', value: 'application/json' }],
-          content: { size: 15, mimeType: 'application/json', text: '{"answer":"ok"}' },
-          redirectURL: '',
-          headersSize: -1,
-          bodySize: 15,
-        },
-        cache: {},
-        timings: { send: 0, wait: 1, receive: 0 },
-      },
-    ],
-  },
-};
+const cassette = cassetteOf(
+  recordedEntry({
+    method: 'POST',
+    url: `https://dw.example${path}?access_token=%5BREDACTED%5D&keyword=kept`,
+    body: '{"question":"what?","password":"[REDACTED]"}',
+    response: { headers: [{ name: 'content-type', value: 'application/json' }], text: '{"answer":"ok"}' },
+  }),
+);
 
 /** One request as the node:http adapter hands it over: the key in a header sent twice, the others in the query and body. */
 function incoming(sent = body, type = 'application/json'): Incoming {

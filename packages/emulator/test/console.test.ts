@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Emulator, seed, startEmulator } from '@dataworkz/emulator';
-import { rawRequest } from '@dataworkz/measure';
+import { rawRequest, streamRequest } from '@dataworkz/measure';
 import { type EventSourceMessage, EventSourceParserStream } from 'eventsource-parser/stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromThisMachine } from '../src/node/peer.js';
@@ -144,19 +144,7 @@ describe('the console', () => {
 
   it('keeps a stream as its events, and an agent run through the page as from the console', async () => {
     await raw('DELETE', '/console/api/log', page());
-    const body = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'message/stream',
-      params: {
-        message: {
-          kind: 'message',
-          messageId: 'm-1',
-          role: 'user',
-          parts: [{ kind: 'text', text: 'Where is order 1001?' }],
-        },
-      },
-    });
+    const body = streamRequest('Where is order 1001?');
     const res = await raw(
       'POST',
       `/console/api/proxy/api/agents/v1/a2a/${seed.agents.orderStatus.agentId}/stream`,

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { streamRequest } from '@dataworkz/measure';
 import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -41,19 +42,7 @@ const res = await emu.fetch(new Request('http://emulator.local/api/agents/v1/', 
 console.log(JSON.parse(await res.text())[0].agentId);
 await emu.close();
 `);
-    const body = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'message/stream',
-      params: {
-        message: {
-          kind: 'message',
-          messageId: 'm-1',
-          role: 'user',
-          parts: [{ kind: 'text', text: 'Where is order 1001?' }],
-        },
-      },
-    });
+    const body = streamRequest('Where is order 1001?');
     const call = `new Request('http://emulator.local/api/agents/v1/a2a/${list}/stream', { method: 'POST', headers, body: ${JSON.stringify(body)} })`;
     expect(await runProgram(program('', '', call))).toBe('200 true');
   });

@@ -1,8 +1,15 @@
 // Every limit holds when its requests arrive at once: 2,000 of them over loopback, each on its own
 // socket, the emulator's own count read as each answer arrives and on every turn of the event loop.
-import { type Cassette, createEmulator, type Emulator, seed, startEmulator } from '@dataworkz/emulator';
+import {
+  createEmulator,
+  type Emulator,
+  type EmulatorOptions,
+  seed,
+  startEmulator,
+} from '@dataworkz/emulator';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type BurstResult, burst, countOf } from './support/burst.js';
+import { cassetteOf, longStreamEntry } from './support/cassette.js';
 
 const total = 2000;
 const key = 'burst-key-0123456789';
@@ -45,101 +52,62 @@ afterEach(async () => {
 });
 
 /** A recorded stream whose second event comes 24.8 days after its first: it stays open until closed. */
-function longStreamCassette(): Cassette {
-  const entry = {
-    startedDateTime: '2026-01-01T00:00:00.000Z',
-    time: 1,
-    request: {
-      method: 'POST',
-      url: `https://dw.example${streamPath}`,
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: [{ name: 'content-type', value: 'application/json' }],
-      queryString: [],
-      postData: { mimeType: 'application/json', text: streamBody('0.3', 0) },
-      headersSize: -1,
-      bodySize: -1,
-    },
-    response: {
-      status: 200,
-      statusText: 'OK',
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: [{ name: 'content-type', value: 'text/event-stream' }],
-      content: { size: 0, mimeType: 'text/event-stream' },
-      redirectURL: '',
-      headersSize: -1,
-      bodySize: 0,
-    },
-    cache: {},
-    timings: { send: 0, wait: 0, receive: 0 },
-    _events: [
-      { time: 0, data: '{"n":1}' },
-      { time: 2 ** 31 - 1, data: '{"n":2}' },
-    ],
-  };
-  return { log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [entry] } } as Cassette;
-}
+const longStreamCassette = () =>
+  cassetteOf(longStreamEntry(`https://dw.example${streamPath}`, streamBody('0.3', 0)));
 
 describe('maxConcurrentStreams under 2,000 stream requests at once', () => {
   const max = 64;
 
+  /**
+   * Starts an emulator whose streams wait a day between their steps (none ends before the burst does,
+   * so each slot stays held) and sends `total` stream requests at once; then checks that no more than
+   * `max` were ever open and every other request got 429.
+   */
+  async function streamBurst(
+    options: EmulatorOptions,
+    request: (index: number) => { headers: Record<string, string>; body: string },
+  ): Promise<{ running: Emulator; sent: BurstResult }> {
+    const running = await startEmulator({
+      apiKeys: [key],
+      agentStepDelayMs: 86_400_000,
+      limits: { maxConcurrentStreams: max },
+      ...options,
+    });
+    emu = running;
+    const sent = await burst(
+      running.url,
+      total,
+      (index) => ({ method: 'POST', path: streamPath, ...request(index) }),
+      () => running.openStreams,
+    );
+    result = sent;
+    expect(sent.maxSampled).toBeLessThanOrEqual(max);
+    expect(countOf(sent.statuses, 200)).toBe(max);
+    expect(countOf(sent.statuses, 429)).toBe(total - max);
+    return { running, sent };
+  }
+
   it.each(['0.3', '1.0'] as const)(
     'never has more emulated streams open than the limit (A2A %s); the rest get 429',
     async (version) => {
-      // Each stream waits a day between its steps: none ends before the burst does, so each slot stays held.
-      emu = await startEmulator({
-        apiKeys: [key],
-        agentStepDelayMs: 86_400_000,
-        limits: { maxConcurrentStreams: max },
-      });
-      const running = emu;
-      result = await burst(
-        running.url,
-        total,
-        // The version each request names is the one it is served in.
-        (index) => ({
-          method: 'POST',
-          path: streamPath,
-          headers: { ...auth, 'a2a-version': version },
-          body: streamBody(version, index),
-        }),
-        () => running.openStreams,
-      );
-      expect(result.maxSampled).toBeLessThanOrEqual(max);
-      expect(countOf(result.statuses, 200)).toBe(max);
-      expect(countOf(result.statuses, 429)).toBe(total - max);
+      // The version each request names is the one it is served in.
+      const { running, sent } = await streamBurst({}, (index) => ({
+        headers: { ...auth, 'a2a-version': version },
+        body: streamBody(version, index),
+      }));
       expect(running.openStreams).toBe(max);
       // Every slot comes back once its client leaves.
-      for (const res of result.open) res.destroy();
+      for (const res of sent.open) res.destroy();
       await vi.waitFor(() => expect(running.openStreams).toBe(0), { timeout: 30_000, interval: 20 });
     },
   );
 
   it('counts replayed and emulated streams against the one limit', async () => {
     // Even requests match the recorded stream; odd ones ask something else, which the fallback emulates.
-    emu = await startEmulator({
-      apiKeys: [key],
-      agentStepDelayMs: 86_400_000,
-      replay: longStreamCassette(),
-      replayFallback: 'emulate',
-      limits: { maxConcurrentStreams: max },
-    });
-    const running = emu;
-    result = await burst(
-      running.url,
-      total,
-      (index) => ({
-        method: 'POST',
-        path: streamPath,
-        headers: auth,
-        body: streamBody('0.3', index, index % 2 === 0 ? 'Where is order 1001?' : 'Where is order 1002?'),
-      }),
-      () => running.openStreams,
-    );
-    expect(result.maxSampled).toBeLessThanOrEqual(max);
-    expect(countOf(result.statuses, 200)).toBe(max);
-    expect(countOf(result.statuses, 429)).toBe(total - max);
+    await streamBurst({ replay: longStreamCassette(), replayFallback: 'emulate' }, (index) => ({
+      headers: auth,
+      body: streamBody('0.3', index, index % 2 === 0 ? 'Where is order 1001?' : 'Where is order 1002?'),
+    }));
   });
 });
 
@@ -222,26 +190,26 @@ describe('every other limit under 2,000 requests at once', () => {
     const maxTurnsPerContext = 10;
     const emu = createEmulator({ apiKeys: [key], limits: { maxConversations, maxTurnsPerContext } });
     const conversations = async () => (await emu.exportState()).conversations;
-    const many = await inProcessBurst(
-      total,
-      (i) =>
-        emu.fetch(`${base}${streamPath}`, {
-          method: 'POST',
-          headers: inProcessAuth,
-          body: send('Where is order 1001?', i, `ctx-${i}`),
-        }),
+    /** `total` turns at once, turn `i` in the conversation `contextOf(i)`. */
+    const turns = (contextOf: (i: number) => string, sample: () => Promise<number>) =>
+      inProcessBurst(
+        total,
+        (i) =>
+          emu.fetch(`${base}${streamPath}`, {
+            method: 'POST',
+            headers: inProcessAuth,
+            body: send('Where is order 1001?', i, contextOf(i)),
+          }),
+        sample,
+      );
+    const many = await turns(
+      (i) => `ctx-${i}`,
       async () => (await conversations()).length,
     );
     expect(countOf(many.statuses, 200)).toBe(total);
     expect(many.maxSampled).toBe(maxConversations);
-    const one = await inProcessBurst(
-      total,
-      (i) =>
-        emu.fetch(`${base}${streamPath}`, {
-          method: 'POST',
-          headers: inProcessAuth,
-          body: send('Where is order 1001?', i, 'ctx-one'),
-        }),
+    const one = await turns(
+      () => 'ctx-one',
       async () => Math.max(0, ...(await conversations()).map((c) => c.turns.length)),
     );
     expect(countOf(one.statuses, 200)).toBe(total);

@@ -8,15 +8,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type Cassette,
-  type CassetteEntry,
-  createEmulator,
-  type Emulator,
-  startEmulator,
-} from '@dataworkz/emulator';
+import { type Cassette, createEmulator, type Emulator, startEmulator } from '@dataworkz/emulator';
 import { createParser } from 'eventsource-parser';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cassetteOf, recordedEntry } from './support/cassette.js';
 
 const key = 'replay-faults-key-0123';
 const auth = { authorization: `SSWS ${key}` };
@@ -26,76 +21,31 @@ const streamPath = `/api/agents/v1/a2a/${agentId}/stream`;
 const streamBody = '{"jsonrpc":"2.0","method":"message/stream","params":{}}';
 const recordedAgents = [{ agentId, name: 'From the cassette' }];
 
-type Header = { name: string; value: string };
-
-function entry(
-  method: string,
-  url: string,
-  response: { headers: Header[]; text?: string; events?: string[] },
-  body?: string,
-): CassetteEntry {
-  return {
-    startedDateTime: '2026-01-01T00:00:00.000Z',
-    time: 1,
-    request: {
-      method,
-      url,
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: [],
-      queryString: [],
-      ...(body === undefined ? {} : { postData: { mimeType: 'application/json', text: body } }),
-      headersSize: -1,
-      bodySize: body?.length ?? 0,
-    },
-    response: {
-      status: 200,
-      statusText: 'OK',
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: response.headers,
-      content: {
-        size: response.text?.length ?? 0,
-        mimeType: response.headers[0]?.value ?? '',
-        ...(response.text === undefined ? {} : { text: response.text }),
-      },
-      redirectURL: '',
-      headersSize: -1,
-      bodySize: -1,
-    },
-    cache: {},
-    timings: { send: 0, wait: 0, receive: 0 },
-    ...(response.events ? { _events: response.events.map((data) => ({ time: 0, data })) } : {}),
-  } as CassetteEntry;
-}
-
 function cassette(): Cassette {
-  return {
-    log: {
-      version: '1.2',
-      creator: { name: 'test', version: '1' },
-      entries: [
-        entry('GET', listUrl, {
-          headers: [
-            { name: 'content-type', value: 'application/json' },
-            { name: 'constructor', value: 'y' },
-            { name: '__proto__', value: 'z' },
-            { name: 'toString', value: 't' },
-          ],
-          text: JSON.stringify(recordedAgents),
-        }),
-        entry(
-          'POST',
-          `https://dw.example${streamPath}`,
-          {
-            headers: [{ name: 'content-type', value: 'text/event-stream' }],
-            events: ['{"n":1}', '{"n":2}', '{"n":3}'],
-          },
-          streamBody,
-        ),
-      ],
-    },
-  } as Cassette;
+  return cassetteOf(
+    recordedEntry({
+      method: 'GET',
+      url: listUrl,
+      response: {
+        headers: [
+          { name: 'content-type', value: 'application/json' },
+          { name: 'constructor', value: 'y' },
+          { name: '__proto__', value: 'z' },
+          { name: 'toString', value: 't' },
+        ],
+        text: JSON.stringify(recordedAgents),
+      },
+    }),
+    recordedEntry({
+      method: 'POST',
+      url: `https://dw.example${streamPath}`,
+      body: streamBody,
+      response: {
+        headers: [{ name: 'content-type', value: 'text/event-stream' }],
+        events: ['{"n":1}', '{"n":2}', '{"n":3}'].map((data) => ({ time: 0, data })),
+      },
+    }),
+  );
 }
 
 async function eventsOf(response: Response): Promise<{ data: string[]; failed: boolean }> {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Cassette, startEmulator } from '@dataworkz/emulator';
+import { rawRequest } from '@dataworkz/measure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // What reaches the deployment, as a deployment sees it: a server on loopback that echoes each request.
@@ -221,21 +222,8 @@ describe('record mode, what the deployment receives and the caller gets', () => 
 
   it('removes dot segments, and refuses a path that leaves the API’s paths without forwarding it', async () => {
     const recorder = await startEmulator({ record: `${origin}/base/`, cassette: join(dir, 'dots.har') });
-    const port = Number(new URL(recorder.url).port);
     /** A raw request target, as sent (fetch would resolve the dot segments itself). */
-    const send = (path: string) =>
-      new Promise<{ status: number; text: string }>((resolve, reject) => {
-        const req = request({ host: '127.0.0.1', port, path, headers: auth }, (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => {
-            text += chunk;
-          });
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-        });
-        req.on('error', reject);
-        req.end();
-      });
+    const send = (path: string) => rawRequest(recorder.url, path, { headers: auth });
     try {
       fake.seen.length = 0;
       for (const path of [

@@ -1,8 +1,9 @@
 // Replay keeps the limits the live API keeps, whatever the cassette holds, and refuses a cassette
 // entry it could not serve when it is loaded, naming the entry.
-import { type Cassette, type CassetteEntry, CassetteError, createEmulator, seed } from '@dataworkz/emulator';
+import { CassetteError, createEmulator, seed } from '@dataworkz/emulator';
 import { createParser } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
+import { cassetteOf, longStreamEntry } from './support/cassette.js';
 
 const key = 'replay-limits-key-0123';
 const auth = { authorization: `SSWS ${key}` };
@@ -10,45 +11,8 @@ const agentId = seed.agents.orderStatus.agentId;
 const streamUrl = `https://dw.example/api/agents/v1/a2a/${agentId}/stream`;
 const body = '{"jsonrpc":"2.0","method":"message/stream","params":{}}';
 
-/** A recorded A2A stream: one event at once, the next 24.8 days later (the longest a timer holds). */
-function streamEntry(): CassetteEntry {
-  return {
-    startedDateTime: '2026-01-01T00:00:00.000Z',
-    time: 1,
-    request: {
-      method: 'POST',
-      url: streamUrl,
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: [{ name: 'content-type', value: 'application/json' }],
-      queryString: [],
-      postData: { mimeType: 'application/json', text: body },
-      headersSize: -1,
-      bodySize: body.length,
-    },
-    response: {
-      status: 200,
-      statusText: 'OK',
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: [{ name: 'content-type', value: 'text/event-stream' }],
-      content: { size: 0, mimeType: 'text/event-stream' },
-      redirectURL: '',
-      headersSize: -1,
-      bodySize: 0,
-    },
-    cache: {},
-    timings: { send: 0, wait: 0, receive: 0 },
-    _events: [
-      { time: 0, data: '{"n":1}' },
-      { time: 2 ** 31 - 1, data: '{"n":2}' },
-    ],
-  };
-}
-
-function cassetteOf(...entries: unknown[]): Cassette {
-  return { log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } } as Cassette;
-}
+/** The one stream the cassette holds: its second event comes 24.8 days after its first. */
+const streamEntry = () => longStreamEntry(streamUrl, body);
 
 async function eventsOf(response: Response): Promise<string[]> {
   const data: string[] = [];

@@ -1,5 +1,5 @@
-import { request } from 'node:http';
 import { type Emulator, startEmulator } from '@dataworkz/emulator';
+import { rawRequest } from '@dataworkz/measure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leaks } from '../../redaction/test/support/credential-table.js';
 
@@ -15,28 +15,9 @@ const cookie = 'cookie-value-of-a-caller-77';
 let emu: Emulator;
 let host: string;
 
-function raw(
-  method: string,
-  path: string,
-  headers: Record<string, string | string[]>,
-): Promise<{ status: number; text: string }> {
-  const url = new URL(emu.url);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: url.hostname, port: url.port, method, path, headers, setHost: false },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
+/** A request as sent: each header as written, the one sent twice as a list, `host` the caller's. */
+const raw = (method: string, path: string, headers: Record<string, string | string[]>) =>
+  rawRequest(emu.url, path, { method, headers });
 
 const page = () => ({ host, origin: `http://${host}`, 'sec-fetch-site': 'same-origin' });
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { StateFormatError, seed, startEmulator } from '@dataworkz/emulator';
+import { streamRequest } from '@dataworkz/measure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpc } from './support/rpc.js';
 
@@ -141,20 +142,7 @@ describe('import holds files to the API nesting limit', () => {
     const folder = join(dir, 'deepest-accepted');
     const emu = await startEmulator({ apiKeys: [key], exportOnExit: folder });
     const send = (depth: number) =>
-      rpc(emu, agentId, {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'message/stream',
-        params: {
-          message: {
-            kind: 'message',
-            role: 'user',
-            messageId: `deep-${depth}`,
-            parts: [{ kind: 'text', text: 'Where is order 1001?' }],
-            metadata: nested(depth),
-          },
-        },
-      });
+      rpc(emu, agentId, streamRequest('Where is order 1001?', { metadata: nested(depth) }));
     expect((await send(62)).status).toBe(400);
     expect((await send(61)).status).toBe(200);
     await emu.close();

@@ -11,8 +11,11 @@ export interface RawAnswer {
 
 export interface RawRequest {
   method?: string;
-  /** Sent as written; a `host` among them is sent instead of the one Node would write. */
-  headers?: Record<string, string>;
+  /**
+   * Sent as written, a list as that header repeated; a `host` among them is sent instead of the one
+   * Node would write.
+   */
+  headers?: Record<string, string | string[]>;
   body?: string | Buffer;
   /**
    * A kept-alive agent to send through. Without one the request has a connection of its own, closed

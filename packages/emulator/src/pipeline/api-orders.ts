@@ -15,16 +15,17 @@ import {
   takeRateToken,
 } from './api-steps.js';
 
-// The three orders share their first steps: whatever answers a request, the credentials and the body
-// are judged alike, a fault in force applies, then the caller's rate limit. A user who injects a 503
-// into a replayed test gets it; a fault's or the rate limit's answer is the emulator's own (a recording
-// never holds it).
+// Emulating and replaying judge a request alike up to the source that answers it: the credentials
+// and the body, then a fault in force, then the caller's rate limit. Recording keeps those last two
+// before the deployment. A user who injects a 503 into a replayed test gets it; a fault's or the rate
+// limit's answer is the emulator's own (a recording never holds it).
 
 /**
- * Emulating: credentials are checked first but refused only after a fault applies (faults reach
- * callers with any credentials); the request is heard once its body is in.
+ * The steps before emulating's or replaying's source: credentials are checked first but refused only
+ * after a fault applies (faults reach callers with any credentials); the request is heard once its
+ * body is in.
  */
-const emulateOrder: readonly ApiStep[] = [
+const admit: readonly ApiStep[] = [
   checkCredentials,
   readBody,
   hear,
@@ -33,26 +34,17 @@ const emulateOrder: readonly ApiStep[] = [
   injectFault,
   refuseBadCredentials,
   takeRateToken,
-  runOperation,
 ];
+
+/** Emulating: the emulated service answers what is admitted. */
+const emulateOrder: readonly ApiStep[] = [...admit, runOperation];
 
 /**
  * Replaying: emulating's order, the cassette answering before the emulated service. The credentials
  * are those emulating asks for (code that sends a wrong key fails on replay as it would there); a
  * request the cassette lacks gets the miss, or the emulated service's answer when the fallback emulates.
  */
-const replayOrder: readonly ApiStep[] = [
-  checkCredentials,
-  readBody,
-  hear,
-  refuseBadBody,
-  answerPreflight,
-  injectFault,
-  refuseBadCredentials,
-  takeRateToken,
-  replayCassette,
-  runOperation,
-];
+const replayOrder: readonly ApiStep[] = [...admit, replayCassette, runOperation];
 
 /**
  * Recording: a fault in force, then the rate limit (which spares the deployment as it would the
